@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config"
+
+export default defineConfig({
+  test: {
+    include: ["packages/*/test/**/*.test.ts"],
+    globalSetup: ["packages/testing/src/globalSetup.ts"],
+    pool: "forks",
+    testTimeout: 30_000,
+    hookTimeout: 60_000
+  }
+})

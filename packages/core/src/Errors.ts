@@ -1,0 +1,127 @@
+/**
+ * The business error taxonomy of the interface.
+ *
+ * Every error carries its wire data (`code`, `message`, …) and its kind of answer; the HTTP
+ * package turns the kind into a status in one place. Core knows nothing of HTTP.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+
+/**
+ * The `code` values of the interface's business errors (400 `{code, message}`), plus the codes the
+ * specifications add (`inconsistentCaptureCurrency`, `amountExceededCaptureBalance`).
+ *
+ * @since 0.1.0 @category models
+ */
+export const BusinessCode = Schema.Literal(
+  "operationNotPermitted",
+  "invalidPartyStatus",
+  "invalidShopStatus",
+  "invalidContractStatus",
+  "invalidShopID",
+  "invalidInvoiceCost",
+  "invalidInvoiceCart",
+  "invalidInvoiceStatus",
+  "invoiceTermsViolated",
+  "invoicePaymentPending",
+  "invalidPaymentStatus",
+  "invalidPaymentResource",
+  "invalidPaymentToolToken",
+  "invalidProcessingDeadline",
+  "invalidPaymentSession",
+  "invalidRecurrentParent",
+  "insufficentAccountBalance",
+  "invoicePaymentAmountExceeded",
+  "inconsistentRefundCurrency",
+  "inconsistentCaptureCurrency",
+  "amountExceededCaptureBalance",
+  "changesetConflict",
+  "invalidChangeset",
+  "invalidClaimStatus",
+  "invalidClaimRevision",
+  "limitExceeded",
+  "invalidDeadline",
+  "chargebackInProgress",
+  "invalidRequest",
+  "invalidPartyID",
+  "ambiguousPartyID",
+  "invalidAllocation",
+  "allocationNotPermitted",
+  "refundCartConflict"
+)
+/** @since 0.1.0 */
+export type BusinessCode = typeof BusinessCode.Type
+
+/**
+ * A business rule refused the command: answered as 400 `{code, message}`.
+ *
+ * @since 0.1.0 @category errors
+ */
+export class BusinessError extends Schema.TaggedError<BusinessError>()("BusinessError", {
+  code: BusinessCode,
+  message: Schema.String
+}) {
+  /** @since 0.1.0 */
+  static of(code: BusinessCode, message: string): BusinessError {
+    return new BusinessError({ code, message })
+  }
+}
+
+/**
+ * The object does not exist or belongs to another party: answered as 404 `{message}`.
+ *
+ * @since 0.1.0 @category errors
+ */
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
+  message: Schema.String
+}) {
+  /** @since 0.1.0 */
+  static of(what: string, id: string | number): NotFound {
+    return new NotFound({ message: `${what} not found: ${id}` })
+  }
+}
+
+/**
+ * An `externalID` was reused with different parameters: answered as 409 `{externalID, id, message}`.
+ *
+ * @since 0.1.0 @category errors
+ */
+export class ExternalIdConflict extends Schema.TaggedError<ExternalIdConflict>()("ExternalIdConflict", {
+  externalID: Schema.String,
+  id: Schema.String,
+  message: Schema.String
+}) {}
+
+/**
+ * A quota was exceeded (for example, too many webhooks): answered as 429 `{message}`.
+ *
+ * @since 0.1.0 @category errors
+ */
+export class LimitExceeded extends Schema.TaggedError<LimitExceeded>()("LimitExceeded", {
+  message: Schema.String
+}) {}
+
+/**
+ * The credentials are missing, invalid, expired, revoked or do not open this operation:
+ * answered as 401 with no body.
+ *
+ * @since 0.1.0 @category errors
+ */
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", {
+  message: Schema.String
+}) {}
+
+/**
+ * Any error of the taxonomy.
+ *
+ * @since 0.1.0 @category errors
+ */
+export type DomainError = BusinessError | NotFound | ExternalIdConflict | LimitExceeded | Unauthorized
+
+/** Shorthand constructors for the most common business errors. @since 0.1.0 */
+export const invalidRequest = (message: string) => BusinessError.of("invalidRequest", message)
+/** @since 0.1.0 */
+export const invalidPartyStatus = (message = "Party is blocked or suspended") => BusinessError.of("invalidPartyStatus", message)
+/** @since 0.1.0 */
+export const invalidShopStatus = (message = "Shop is blocked or suspended") => BusinessError.of("invalidShopStatus", message)

@@ -1,0 +1,34 @@
+/**
+ * Access tokens: JWTs with a numeric `exp` that open one resource (an invoice, an invoice
+ * template, a customer) for its party.
+ *
+ * @since 0.1.0
+ */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import { Ids } from "../ports/Ids.js"
+import { Tokens } from "../ports/Tokens.js"
+import type { ResourceType } from "./Principal.js"
+
+/** An invoice access token lives 3 days. @since 0.1.0 */
+export const INVOICE_TOKEN_DAYS = 3
+
+/** @since 0.1.0 @category services */
+export class AccessTokens extends Effect.Service<AccessTokens>()("kassa/AccessTokens", {
+  effect: Effect.gen(function*() {
+    const tokens = yield* Tokens
+    const ids = yield* Ids
+    /** Answers the token in the interface's `AccessToken` shape, `{payload}`. */
+    const issue = Effect.fn("AccessTokens.issue")(
+      function*(partyID: string, resource: ResourceType, resourceID: string, lifetimeDays: number) {
+        const now = yield* Clock.currentTimeMillis
+        const payload = yield* tokens.issue(
+          { kind: "access", sub: partyID, jti: yield* ids.next, resource, resourceID },
+          new Date(now + lifetimeDays * 86_400_000)
+        )
+        return { payload }
+      }
+    )
+    return { issue } as const
+  })
+}) {}

@@ -1,0 +1,48 @@
+/**
+ * API keys and operator tokens: issue, list, revoke.
+ *
+ * @since 0.1.0
+ */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import { NotFound } from "../Errors.js"
+import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
+import { Ids } from "../ports/Ids.js"
+import { Tokens } from "../ports/Tokens.js"
+
+/** @since 0.1.0 @category services */
+export class ApiKeyService extends Effect.Service<ApiKeyService>()("kassa/ApiKeyService", {
+  effect: Effect.gen(function*() {
+    const keys = yield* ApiKeyRepository
+    const tokens = yield* Tokens
+    const ids = yield* Ids
+
+    const now = Clock.currentTimeMillis.pipe(Effect.map((ms) => new Date(ms)))
+
+    /** Issues a new API key for the party: a signed JWT whose `jti` is registered. */
+    const issue = Effect.fn("ApiKeyService.issue")(function*(partyID: string) {
+      const id = yield* ids.next
+      yield* keys.insert({ id, partyID, kind: "api-key", createdAt: yield* now, revokedAt: undefined })
+      const token = yield* tokens.issue({ kind: "api-key", sub: partyID, jti: id })
+      return { keyID: id, token } as const
+    })
+
+    /** Issues an operator token, for the operator API. */
+    const issueOperator = Effect.fn("ApiKeyService.issueOperator")(function*() {
+      const id = yield* ids.next
+      yield* keys.insert({ id, partyID: "operator", kind: "operator", createdAt: yield* now, revokedAt: undefined })
+      const token = yield* tokens.issue({ kind: "operator", sub: "operator", jti: id })
+      return { keyID: id, token } as const
+    })
+
+    const revoke = Effect.fn("ApiKeyService.revoke")(function*(partyID: string, keyID: string) {
+      if (!(yield* keys.revoke(partyID, keyID, yield* now))) return yield* NotFound.of("API key", keyID)
+    })
+
+    const list = Effect.fn("ApiKeyService.list")(function*(partyID: string) {
+      return yield* keys.listByParty(partyID)
+    })
+
+    return { issue, issueOperator, revoke, list } as const
+  })
+}) {}

@@ -1,0 +1,40 @@
+/**
+ * Turns a bearer token into a principal: the signature, algorithm, key id and expiry are the
+ * token adapter's to check; that the key is registered and not revoked is checked here.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { Unauthorized } from "../Errors.js"
+import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
+import { Tokens } from "../ports/Tokens.js"
+import { Principal } from "./Principal.js"
+
+/** @since 0.1.0 @category services */
+export class Authenticator extends Effect.Service<Authenticator>()("kassa/Authenticator", {
+  effect: Effect.gen(function*() {
+    const tokens = yield* Tokens
+    const keys = yield* ApiKeyRepository
+
+    const authenticate = (token: string): Effect.Effect<Principal, Unauthorized> =>
+      Effect.gen(function*() {
+        const claims = yield* tokens.verify(token)
+        if (claims.kind === "access") {
+          return Principal.AccessToken({ partyID: claims.sub, resource: claims.resource, resourceID: claims.resourceID })
+        }
+        const key = yield* keys.findById(claims.jti)
+        if (
+          Option.isNone(key) || key.value.revokedAt !== undefined || key.value.kind !== claims.kind ||
+          key.value.partyID !== claims.sub
+        ) {
+          return yield* new Unauthorized({ message: "API key is unknown or revoked" })
+        }
+        return claims.kind === "operator"
+          ? Principal.Operator({ keyID: claims.jti })
+          : Principal.ApiKey({ partyID: claims.sub, keyID: claims.jti })
+      })
+
+    return { authenticate } as const
+  })
+}) {}

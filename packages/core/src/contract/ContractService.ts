@@ -1,0 +1,32 @@
+/**
+ * Reads of a party's contracts. Contract adjustments are made by the platform's moderation,
+ * which Kassa does not run: a contract has none, and asking for one is answered as not found.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { NotFound } from "../Errors.js"
+import { ContractID, PartyID } from "../Ids.js"
+import { ContractRepository } from "../ports/ContractRepository.js"
+
+/** @since 0.1.0 @category services */
+export class ContractService extends Effect.Service<ContractService>()("kassa/ContractService", {
+  effect: Effect.gen(function*() {
+    const contracts = yield* ContractRepository
+
+    const get = Effect.fn("ContractService.get")(function*(partyID: string, id: string) {
+      const found = yield* contracts.findById(PartyID.make(partyID), ContractID.make(id))
+      if (Option.isNone(found)) return yield* NotFound.of("Contract", id)
+      return found.value
+    })
+
+    return {
+      list: (partyID: string) => contracts.listByParty(PartyID.make(partyID)),
+      get,
+      adjustments: (partyID: string, id: string) => Effect.as(get(partyID, id), [] as ReadonlyArray<never>),
+      adjustment: (partyID: string, id: string, adjustmentID: string) =>
+        Effect.zipRight(get(partyID, id), Effect.fail(NotFound.of("Contract adjustment", adjustmentID)))
+    } as const
+  })
+}) {}

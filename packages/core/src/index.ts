@@ -1,0 +1,124 @@
+/**
+ * @kassa/core: the payment domain. Pure: depends on `effect` only.
+ *
+ * @since 0.1.0
+ */
+
+/** @since 0.1.0 */
+export * as Activity from "./Activity.js"
+/** @since 0.1.0 */
+export * as ApiKeyService from "./auth/ApiKeyService.js"
+/** @since 0.1.0 */
+export * as Authenticator from "./auth/Authenticator.js"
+/** @since 0.1.0 */
+export * as Principal from "./auth/Principal.js"
+/** @since 0.1.0 */
+export * as Chargeback from "./chargeback/Chargeback.js"
+/** @since 0.1.0 */
+export * as ChargebackService from "./chargeback/ChargebackService.js"
+/** @since 0.1.0 */
+export * as Contract from "./contract/Contract.js"
+/** @since 0.1.0 */
+export * as ContractService from "./contract/ContractService.js"
+/** @since 0.1.0 */
+export * as Customer from "./customer/Customer.js"
+/** @since 0.1.0 */
+export * as CustomerService from "./customer/CustomerService.js"
+/** @since 0.1.0 */
+export * as Deadline from "./Deadline.js"
+/** @since 0.1.0 */
+export * as Errors from "./Errors.js"
+/** @since 0.1.0 */
+export * as Event from "./Event.js"
+/** @since 0.1.0 */
+export * as Ids from "./Ids.js"
+/** @since 0.1.0 */
+export * as Money from "./Money.js"
+/** @since 0.1.0 */
+export * as AccessTokens from "./auth/AccessTokens.js"
+/** @since 0.1.0 */
+export * as Allocation from "./allocation/Allocation.js"
+/** @since 0.1.0 */
+export * as Cart from "./cart/Cart.js"
+/** @since 0.1.0 */
+export * as Invoice from "./invoice/Invoice.js"
+/** @since 0.1.0 */
+export * as InvoiceChange from "./invoice/InvoiceChange.js"
+/** @since 0.1.0 */
+export * as InvoiceTemplate from "./invoice-template/InvoiceTemplate.js"
+/** @since 0.1.0 */
+export * as InvoiceTemplateService from "./invoice-template/InvoiceTemplateService.js"
+/** @since 0.1.0 */
+export * as InvoiceMachine from "./invoice/InvoiceMachine.js"
+/** @since 0.1.0 */
+export * as InvoiceService from "./invoice/InvoiceService.js"
+/** @since 0.1.0 */
+export * as RandomizeAmount from "./invoice/RandomizeAmount.js"
+/** @since 0.1.0 */
+export * as Time from "./Time.js"
+/** @since 0.1.0 */
+export * as Card from "./payment/Card.js"
+/** @since 0.1.0 */
+export * as Payment from "./payment/Payment.js"
+/** @since 0.1.0 */
+export * as PaymentCashFlow from "./payment/PaymentCashFlow.js"
+/** @since 0.1.0 */
+export * as PaymentChange from "./payment/PaymentChange.js"
+/** @since 0.1.0 */
+export * as PaymentError from "./payment/PaymentError.js"
+/** @since 0.1.0 */
+export * as PaymentMachine from "./payment/PaymentMachine.js"
+/** @since 0.1.0 */
+export * as PaymentService from "./payment/PaymentService.js"
+/** @since 0.1.0 */
+export * as PaymentTool from "./payment/PaymentTool.js"
+/** @since 0.1.0 */
+export * as PaymentResources from "./tokenization/PaymentResources.js"
+/** @since 0.1.0 */
+export * as SearchParams from "./search/SearchParams.js"
+/** @since 0.1.0 */
+export * as SearchQuery from "./search/SearchQuery.js"
+/** @since 0.1.0 */
+export * as SearchResults from "./search/SearchResults.js"
+/** @since 0.1.0 */
+export * as SearchService from "./search/SearchService.js"
+/** @since 0.1.0 */
+export * as Statistics from "./search/Statistics.js"
+/** @since 0.1.0 */
+export * as Settings from "./Settings.js"
+/** @since 0.1.0 */
+export * as Onboarding from "./onboarding/Onboarding.js"
+/** @since 0.1.0 */
+export * as Party from "./party/Party.js"
+/** @since 0.1.0 */
+export * as PartyService from "./party/PartyService.js"
+/** @since 0.1.0 */
+export * as Reference from "./reference/Reference.js"
+/** @since 0.1.0 */
+export * as ReferenceService from "./reference/ReferenceService.js"
+/** @since 0.1.0 */
+export * as Refund from "./refund/Refund.js"
+/** @since 0.1.0 */
+export * as RefundService from "./refund/RefundService.js"
+/** @since 0.1.0 */
+export * as Shop from "./shop/Shop.js"
+/** @since 0.1.0 */
+export * as ShopService from "./shop/ShopService.js"
+/** @since 0.1.0 */
+export * as Ports from "./ports/index.js"
+/** @since 0.1.0 */
+export * as Webhook from "./webhook/Webhook.js"
+/** @since 0.1.0 */
+export * as Notification from "./webhook/Notification.js"
+/** @since 0.1.0 */
+export * as NotificationMapping from "./webhook/NotificationMapping.js"
+/** @since 0.1.0 */
+export * as CustomerNotifications from "./webhook/CustomerNotifications.js"
+/** @since 0.1.0 */
+export * as RetrySchedule from "./webhook/RetrySchedule.js"
+/** @since 0.1.0 */
+export * as AddressPolicy from "./webhook/AddressPolicy.js"
+/** @since 0.1.0 */
+export * as Delivery from "./webhook/Delivery.js"
+/** @since 0.1.0 */
+export * as WebhookService from "./webhook/WebhookService.js"

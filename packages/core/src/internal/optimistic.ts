@@ -1,0 +1,16 @@
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+
+/** @internal A concurrent command changed the aggregate between our read and our write. */
+export class VersionConflict extends Data.TaggedError("VersionConflict")<{ readonly what: string }> {}
+
+/**
+ * @internal
+ * Runs a read-decide-write command again when its optimistic write lost a race. After a few
+ * lost races the conflict is a defect: something is hammering one aggregate.
+ */
+export const retryOnConflict = <A, E, R>(command: Effect.Effect<A, E | VersionConflict, R>): Effect.Effect<A, Exclude<E, VersionConflict>, R> =>
+  command.pipe(
+    Effect.retry({ times: 8, while: (e) => e instanceof VersionConflict }),
+    Effect.catchIf((e): e is VersionConflict => e instanceof VersionConflict, (e) => Effect.die(e))
+  ) as Effect.Effect<A, Exclude<E, VersionConflict>, R>

@@ -1,0 +1,292 @@
+/**
+ * Use cases of the invoice template: create (idempotent by `externalID`), read, update, delete,
+ * create invoices from it, payment methods.
+ *
+ * @since 0.1.0
+ */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import { AccessTokens } from "../auth/AccessTokens.js"
+import * as Cart from "../cart/Cart.js"
+import { BusinessError, NotFound } from "../Errors.js"
+import { PartyID, ShopID } from "../Ids.js"
+import { canonicalJson } from "../internal/canonical.js"
+import { replay as replayIdempotent } from "../internal/idempotent.js"
+import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import type { InvoiceParams } from "../invoice/Invoice.js"
+import { InvoiceService, paymentMethodOf } from "../invoice/InvoiceService.js"
+import { Idempotency, type IdempotencyRecord } from "../ports/Idempotency.js"
+import { Ids } from "../ports/Ids.js"
+import { InvoiceTemplateRepository } from "../ports/InvoiceTemplateRepository.js"
+import { Transactions } from "../ports/Transactions.js"
+import { ShopService } from "../shop/ShopService.js"
+import {
+  type CreateParams,
+  type Details,
+  type DetailsParams,
+  dueDateOf,
+  type InvoiceParamsWithTemplate,
+  type InvoiceTemplateRecord,
+  type LifetimeInterval,
+  lineCostOf,
+  productOf,
+  type TemplateCost,
+  toTemplate,
+  type UpdateParams
+} from "./InvoiceTemplate.js"
+
+/** Templates are published on payment pages; their tokens live long. @since 0.1.0 */
+export const TEMPLATE_TOKEN_DAYS = 3650
+/** @since 0.1.0 */
+export const OPERATION = "invoiceTemplate"
+
+const invalid = (message: string) => Effect.fail(BusinessError.of("invalidRequest", message))
+
+const checkLifetime = (l: LifetimeInterval) =>
+  l.days === 0 && l.months === 0 && l.years === 0 ? invalid("lifetime: a zero lifetime is rejected") : Effect.void
+
+/**
+ * The template's details from either revision's fields, falling back on `existing` (update).
+ *
+ * @since 0.1.0
+ */
+export const resolveDetails = (
+  input: { readonly details?: DetailsParams | undefined; readonly product?: string | undefined; readonly cost?: TemplateCost | undefined },
+  existing: Details | undefined
+): Effect.Effect<Details, BusinessError> =>
+  Effect.gen(function*() {
+    let details: Details
+    if (input.details !== undefined) {
+      const d = input.details
+      if (d.templateType === "InvoiceTemplateMultiLine") {
+        const cart = Cart.make(d.cart)
+        if (Either.isLeft(cart)) return yield* cart.left
+        details = { templateType: d.templateType, cart: cart.right, currency: d.currency }
+      } else {
+        details = d
+      }
+    } else if (input.product !== undefined || input.cost !== undefined) {
+      const prior = existing?.templateType === "InvoiceTemplateSingleLine" ? existing : undefined
+      const product = input.product ?? prior?.product
+      const price = input.cost !== undefined ? lineCostOf(input.cost) : prior?.price
+      if (product === undefined) return yield* invalid("product: is missing")
+      if (price === undefined) return yield* invalid("cost: is missing")
+      details = {
+        templateType: "InvoiceTemplateSingleLine",
+        product,
+        price,
+        ...(prior?.taxMode === undefined ? {} : { taxMode: prior.taxMode })
+      }
+    } else if (existing !== undefined) {
+      details = existing
+    } else {
+      return yield* invalid("details: is missing")
+    }
+    if (
+      details.templateType === "InvoiceTemplateSingleLine" && details.price.costType === "InvoiceTemplateLineCostRange" &&
+      details.price.range.lowerBound > details.price.range.upperBound
+    ) {
+      return yield* invalid("details.price.range: lowerBound is above upperBound")
+    }
+    return details
+  })
+
+/** The currency a template fixes, if any. @since 0.1.0 */
+export const currencyOf = (details: Details): string | undefined =>
+  details.templateType === "InvoiceTemplateMultiLine"
+    ? details.currency
+    : details.price.costType === "InvoiceTemplateLineCostUnlim"
+    ? undefined
+    : details.price.currency
+
+/** @since 0.1.0 @category services */
+export class InvoiceTemplateService extends Effect.Service<InvoiceTemplateService>()("kassa/InvoiceTemplateService", {
+  effect: Effect.gen(function*() {
+    const templates = yield* InvoiceTemplateRepository
+    const shops = yield* ShopService
+    const invoices = yield* InvoiceService
+    const idempotency = yield* Idempotency
+    const ids = yield* Ids
+    const tx = yield* Transactions
+    const accessTokens = yield* AccessTokens
+
+    const get = Effect.fn("InvoiceTemplateService.get")(function*(partyID: string, id: string) {
+      const found = yield* templates.findById(partyID, id)
+      if (Option.isNone(found)) return yield* NotFound.of("Invoice template", id)
+      return found.value
+    })
+
+    const checkShopCurrency = (shopCurrency: string, details: Details) => {
+      const currency = currencyOf(details)
+      return currency !== undefined && currency !== shopCurrency
+        ? invalid(`Invalid currency: the shop accepts ${shopCurrency}`)
+        : Effect.void
+    }
+
+    const create = Effect.fn("InvoiceTemplateService.create")(function*(caller: string, params: CreateParams) {
+      if (params.partyID !== undefined && params.partyID !== caller) {
+        return yield* BusinessError.of("invalidPartyID", `Party not found: ${params.partyID}`)
+      }
+      const details = yield* resolveDetails(params, undefined)
+      const fp = canonicalJson({ shopID: params.shopID, lifetime: params.lifetime, details })
+      const key = params.externalID === undefined
+        ? undefined
+        : { partyID: caller, operation: OPERATION, externalID: params.externalID }
+      const replay = (record: IdempotencyRecord) =>
+        replayIdempotent(params.externalID!, fp, record, (entityID) => get(caller, entityID))
+      const answer = (t: InvoiceTemplateRecord) =>
+        Effect.map(
+          accessTokens.issue(caller, "invoiceTemplate", t.id, TEMPLATE_TOKEN_DAYS),
+          (token) => ({ invoiceTemplate: toTemplate(t), invoiceTemplateAccessToken: token })
+        )
+      if (key !== undefined) {
+        const prior = yield* idempotency.find(key)
+        if (Option.isSome(prior)) return yield* Effect.flatMap(replay(prior.value), answer)
+      }
+      const shop = yield* shops.requireActive(PartyID.make(caller), ShopID.make(params.shopID))
+      yield* checkLifetime(params.lifetime)
+      yield* checkShopCurrency(shop.currency, details)
+      const record: InvoiceTemplateRecord = {
+        id: yield* ids.next,
+        partyID: caller,
+        shopID: shop.id,
+        externalID: params.externalID,
+        name: params.name,
+        description: params.description,
+        createdAt: new Date(yield* Clock.currentTimeMillis),
+        lifetime: params.lifetime,
+        details,
+        metadata: params.metadata,
+        randomizeAmount: params.randomizeAmount,
+        version: 1
+      }
+      const saved = yield* tx.withTransaction(
+        Effect.gen(function*() {
+          if (key !== undefined) {
+            const prior = yield* idempotency.claim(key, { entityID: record.id, fingerprint: fp })
+            if (Option.isSome(prior)) return yield* replay(prior.value)
+          }
+          yield* templates.insert(record)
+          return record
+        })
+      )
+      return yield* answer(saved)
+    })
+
+    const requireActiveShop = (t: InvoiceTemplateRecord) =>
+      shops.requireActive(PartyID.make(t.partyID), ShopID.make(t.shopID))
+
+    const update = Effect.fn("InvoiceTemplateService.update")(function*(partyID: string, id: string, params: UpdateParams) {
+      return yield* retryOnConflict(tx.withTransaction(Effect.gen(function*() {
+        const t = yield* get(partyID, id)
+        const shop = yield* requireActiveShop(t)
+        const details = yield* resolveDetails(params, t.details)
+        if (params.lifetime !== undefined) yield* checkLifetime(params.lifetime)
+        yield* checkShopCurrency(shop.currency, details)
+        const updated: InvoiceTemplateRecord = {
+          ...t,
+          name: params.name ?? t.name,
+          description: params.description ?? t.description,
+          lifetime: params.lifetime ?? t.lifetime,
+          details,
+          metadata: params.metadata ?? t.metadata,
+          randomizeAmount: params.randomizeAmount ?? t.randomizeAmount,
+          version: t.version + 1
+        }
+        if (!(yield* templates.update(updated))) return yield* new VersionConflict({ what: `invoice template ${id}` })
+        return toTemplate(updated)
+      })))
+    })
+
+    const remove = Effect.fn("InvoiceTemplateService.delete")(function*(partyID: string, id: string) {
+      const t = yield* get(partyID, id)
+      yield* requireActiveShop(t)
+      if (!(yield* templates.delete(partyID, id, new Date(yield* Clock.currentTimeMillis)))) {
+        return yield* NotFound.of("Invoice template", id)
+      }
+    })
+
+    /**
+     * An invoice from the template: the amount where the template leaves it open (a range is
+     * enforced, a fixed cost may be omitted), the template's currency, metadata falling back on
+     * the template's, the due date at the end of the template's lifetime.
+     */
+    const createInvoice = Effect.fn("InvoiceTemplateService.createInvoice")(
+      function*(partyID: string, id: string, params: InvoiceParamsWithTemplate) {
+        const t = yield* get(partyID, id)
+        const violated = (message: string) => Effect.fail(BusinessError.of("invoiceTermsViolated", message))
+        const d = t.details
+        const fixedCurrency = currencyOf(d)
+        if (params.currency !== undefined && fixedCurrency !== undefined && params.currency !== fixedCurrency) {
+          return yield* violated(`currency: the template's currency is ${fixedCurrency}`)
+        }
+        let amount: number
+        let cart: ReadonlyArray<unknown>
+        if (d.templateType === "InvoiceTemplateMultiLine") {
+          const total = Cart.total(d.cart)!
+          if (params.amount !== undefined && params.amount !== total) {
+            return yield* violated(`amount: the template's cart totals ${total}`)
+          }
+          amount = total
+          cart = d.cart.map(({ cost: _cost, ...line }) => line)
+        } else {
+          const p = d.price
+          if (p.costType === "InvoiceTemplateLineCostFixed") {
+            if (params.amount !== undefined && params.amount !== p.amount) {
+              return yield* violated(`amount: the template's cost is fixed at ${p.amount}`)
+            }
+            amount = p.amount
+          } else if (p.costType === "InvoiceTemplateLineCostRange") {
+            if (params.amount === undefined) return yield* invalid("amount: is required by the template's cost range")
+            if (params.amount < p.range.lowerBound || params.amount > p.range.upperBound) {
+              return yield* violated(`amount: must be within [${p.range.lowerBound}, ${p.range.upperBound}]`)
+            }
+            amount = params.amount
+          } else {
+            if (params.amount === undefined) return yield* invalid("amount: is required by the template")
+            amount = params.amount
+          }
+          cart = [{ product: d.product, quantity: 1, price: amount, ...(d.taxMode === undefined ? {} : { taxMode: d.taxMode }) }]
+        }
+        const currency = fixedCurrency ?? params.currency
+        if (currency === undefined) return yield* invalid("currency: is required by the template")
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const invoiceParams: InvoiceParams = {
+          shopID: t.shopID,
+          ...(params.externalID === undefined ? {} : { externalID: params.externalID }),
+          dueDate: dueDateOf(now, t.lifetime),
+          currency,
+          product: productOf(t),
+          ...(t.description === undefined ? {} : { description: t.description }),
+          cart,
+          amount,
+          metadata: params.metadata ?? t.metadata ?? {},
+          ...(t.randomizeAmount === undefined ? {} : { randomizeAmount: t.randomizeAmount })
+        }
+        return yield* invoices.create(partyID, invoiceParams, {
+          invoiceTemplateID: t.id,
+          features: { amount: params.amount ?? null, currency: params.currency ?? null }
+        })
+      }
+    )
+
+    const paymentMethods = Effect.fn("InvoiceTemplateService.paymentMethods")(function*(partyID: string, id: string) {
+      const t = yield* get(partyID, id)
+      const shop = yield* shops.get(PartyID.make(partyID), ShopID.make(t.shopID))
+      const { institution } = yield* shops.terms(shop)
+      return institution.terms.paymentMethods.map(paymentMethodOf)
+    })
+
+    return {
+      create,
+      get: (partyID: string, id: string) => Effect.map(get(partyID, id), toTemplate),
+      update,
+      delete: remove,
+      createInvoice,
+      paymentMethods
+    } as const
+  }),
+  dependencies: [ShopService.Default, InvoiceService.Default, AccessTokens.Default]
+}) {}

@@ -1,0 +1,326 @@
+/**
+ * Use cases of the invoice: create (idempotent by `externalID`), read, events, access tokens,
+ * fulfil, rescind, payment methods, and expiry at the due date by a durable timer.
+ *
+ * @since 0.1.0
+ */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Allocation from "../allocation/Allocation.js"
+import { AccessTokens, INVOICE_TOKEN_DAYS } from "../auth/AccessTokens.js"
+import * as Cart from "../cart/Cart.js"
+import { BusinessError, NotFound } from "../Errors.js"
+import { PartyID, ShopID } from "../Ids.js"
+import { canonicalJson, canonicalSet } from "../internal/canonical.js"
+import { replay as replayIdempotent } from "../internal/idempotent.js"
+import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import { EventLog } from "../ports/EventLog.js"
+import { Idempotency, type IdempotencyRecord } from "../ports/Idempotency.js"
+import { Ids } from "../ports/Ids.js"
+import { InvoiceRepository } from "../ports/InvoiceRepository.js"
+import { Timers } from "../ports/Timers.js"
+import { Transactions } from "../ports/Transactions.js"
+import type { PaymentMethod, PaymentMethodTerms } from "../reference/Reference.js"
+import { ShopService } from "../shop/ShopService.js"
+import { type Invoice, type InvoiceParams, type InvoiceRecord, toInvoice } from "./Invoice.js"
+import { type InvoiceChange, InvoiceChange as InvoiceChangeSchema, type InvoiceEvent } from "./InvoiceChange.js"
+import { type InvoiceCommand, decide } from "./InvoiceMachine.js"
+import * as RandomizeAmount from "./RandomizeAmount.js"
+
+/** The aggregate type of invoice events. @since 0.1.0 */
+export const AGGREGATE = "invoice"
+/** The timer that expires an invoice at its due date. @since 0.1.0 */
+export const DUE_TIMER = "invoice.due"
+/** The idempotency operation shared by createInvoice and createInvoiceWithTemplate. @since 0.1.0 */
+export const OPERATION = "invoice"
+
+const encodeChanges = Schema.encodeSync(Schema.Array(InvoiceChangeSchema))
+const decodeChanges = Schema.decodeUnknownSync(Schema.Array(InvoiceChangeSchema))
+
+/**
+ * The features two requests with one `externalID` must share (reference: bender features):
+ * carts and allocations compare as sets, objects whatever their key order.
+ */
+const fingerprint = (params: InvoiceParams): string =>
+  canonicalJson({
+    shopID: params.shopID,
+    amount: params.amount ?? null,
+    currency: params.currency,
+    product: params.product,
+    dueDate: params.dueDate.getTime(),
+    cart: canonicalSet(params.cart?.map((l: any) => ({ ...l, quantity: l?.quantity ?? 1 }))),
+    bankAccount: params.bankAccount ?? null,
+    allocation: canonicalSet(params.allocation)
+  })
+
+/** The interface's payment method shape of a term: empty lists left out. @since 0.1.0 */
+export const paymentMethodOf = (m: PaymentMethodTerms): PaymentMethod =>
+  Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined)) as PaymentMethod
+
+/** @since 0.1.0 @category services */
+export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/InvoiceService", {
+  effect: Effect.gen(function*() {
+    const invoices = yield* InvoiceRepository
+    const shops = yield* ShopService
+    const events = yield* EventLog
+    const idempotency = yield* Idempotency
+    const ids = yield* Ids
+    const timers = yield* Timers
+    const tx = yield* Transactions
+    const accessTokens = yield* AccessTokens
+
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+    const fail = (e: Either.Either<any, BusinessError>) => (Either.isLeft(e) ? Effect.fail(e.left) : Effect.void)
+
+    const get = Effect.fn("InvoiceService.get")(function*(partyID: string, id: string) {
+      const found = yield* invoices.findById(partyID, id)
+      if (Option.isNone(found)) return yield* NotFound.of("Invoice", id)
+      return found.value
+    })
+
+    const append = (invoice: InvoiceRecord, changes: ReadonlyArray<InvoiceChange>, first = false) =>
+      changes.length === 0
+        ? Effect.void
+        : events.append({
+          aggregateType: AGGREGATE,
+          aggregateID: invoice.id,
+          partyID: invoice.partyID,
+          changes: encodeChanges(changes),
+          first
+        })
+
+    /** Checks the params against the shop and its terms; answers the invoice to create. */
+    const build = Effect.fn("InvoiceService.build")(
+      function*(caller: string, params: InvoiceParams, invoiceTemplateID: string | undefined) {
+        if (params.partyID !== undefined && params.partyID !== caller) {
+          return yield* BusinessError.of("invalidPartyID", `Party not found: ${params.partyID}`)
+        }
+        const { institution, shop } = yield* shops.requireActiveWithTerms(PartyID.make(caller), ShopID.make(params.shopID))
+        let cart: ReadonlyArray<Cart.InvoiceLine> | undefined
+        if (params.cart !== undefined) {
+          const made = Cart.make(params.cart)
+          yield* fail(made)
+          cart = Either.getOrThrow(made)
+        }
+        const cartTotal = cart === undefined ? undefined : Cart.total(cart)
+        if (params.amount === undefined && cartTotal === undefined) {
+          return yield* BusinessError.of("invalidInvoiceCost", "Either amount or cart is required")
+        }
+        if (params.amount !== undefined && cartTotal !== undefined && params.amount !== cartTotal) {
+          return yield* BusinessError.of("invalidInvoiceCost", `amount ${params.amount} differs from the cart total ${cartTotal}`)
+        }
+        const amount = (params.amount ?? cartTotal)!
+        const terms = institution.terms
+        if (!terms.currencies.includes(params.currency)) {
+          return yield* BusinessError.of("invoiceTermsViolated", `Currency ${params.currency} is not allowed by the contract`)
+        }
+        if (params.currency !== shop.currency) {
+          return yield* BusinessError.of("invalidRequest", `Invalid currency: the shop accepts ${shop.currency}`)
+        }
+        if (!terms.categories.includes(shop.categoryID)) {
+          return yield* BusinessError.of("invoiceTermsViolated", `Category ${shop.categoryID} is not allowed by the contract`)
+        }
+        const at = yield* now
+        if (params.dueDate.getTime() <= at.getTime()) {
+          return yield* BusinessError.of("invalidRequest", "dueDate: must be in the future")
+        }
+        let allocation: ReadonlyArray<Allocation.AllocationTransaction> | undefined
+        if (params.allocation !== undefined) {
+          const partyShops = new Set((yield* shops.list(PartyID.make(caller))).map((s) => s.id as string))
+          const made = Allocation.make(params.allocation, {
+            shopID: shop.id,
+            amount,
+            currency: params.currency,
+            partyShops,
+            allowed: terms.allocationAllowed
+          })
+          yield* fail(made)
+          allocation = Either.getOrThrow(made)
+        }
+        // A cart must keep adding up to the amount: only a single line of quantity 1 can take a
+        // randomized price; other carts are not randomized.
+        const single = cart !== undefined && cart.length === 1 && cart[0]!.quantity === 1
+        const randomized = params.randomizeAmount === undefined || (cart !== undefined && !single)
+          ? Option.none()
+          : yield* RandomizeAmount.randomize(amount, params.randomizeAmount)
+        const finalAmount = Option.match(randomized, { onNone: () => amount, onSome: (r) => r.randomized })
+        if (single && finalAmount !== amount) cart = [{ ...cart![0]!, price: finalAmount, cost: finalAmount }]
+        const limit = terms.cashLimits.find((l) => l.currency === params.currency)
+        if (limit !== undefined && (finalAmount < limit.min || finalAmount >= limit.max)) {
+          return yield* BusinessError.of(
+            "invoiceTermsViolated",
+            `Amount ${finalAmount} is outside the contract's limits [${limit.min}, ${limit.max})`
+          )
+        }
+        const invoice: InvoiceRecord = {
+          id: yield* ids.next,
+          partyID: caller,
+          shopID: shop.id,
+          ...(params.externalID === undefined ? {} : { externalID: params.externalID }),
+          createdAt: at,
+          dueDate: params.dueDate,
+          amount: finalAmount,
+          currency: params.currency,
+          product: params.product,
+          ...(params.description === undefined ? {} : { description: params.description }),
+          ...(invoiceTemplateID === undefined ? {} : { invoiceTemplateID }),
+          ...(cart === undefined ? {} : { cart }),
+          ...(allocation === undefined ? {} : { allocation }),
+          ...(params.bankAccount === undefined ? {} : { bankAccount: params.bankAccount }),
+          metadata: params.metadata,
+          ...(params.clientInfo === undefined ? {} : { clientInfo: params.clientInfo }),
+          ...(Option.isSome(randomized) ? { amountRandomized: randomized.value } : {}),
+          status: "unpaid",
+          activePaymentID: undefined,
+          version: 1
+        }
+        return invoice
+      }
+    )
+
+    const insert = (invoice: InvoiceRecord) =>
+      Effect.gen(function*() {
+        yield* invoices.insert(invoice)
+        yield* append(invoice, [{ changeType: "InvoiceCreated", invoice: toInvoice(invoice) }], true)
+        yield* timers.schedule({ kind: DUE_TIMER, subject: invoice.id, dueAt: invoice.dueDate, payload: null })
+      })
+
+    /**
+     * Creates an invoice (or answers the one an earlier request with the same `externalID` and
+     * the same parameters created) with a new access token. An invoice from a template compares
+     * the template and the request's features instead (its due date moves with time).
+     */
+    const create = Effect.fn("InvoiceService.create")(
+      function*(
+        caller: string,
+        params: InvoiceParams,
+        fromTemplate?: { readonly invoiceTemplateID: string; readonly features: unknown }
+      ) {
+        const invoiceTemplateID = fromTemplate?.invoiceTemplateID
+        const fp = fromTemplate === undefined
+          ? fingerprint(params)
+          : canonicalJson({ invoiceTemplateID, features: fromTemplate.features })
+        const key = params.externalID === undefined
+          ? undefined
+          : { partyID: caller, operation: OPERATION, externalID: params.externalID }
+        const replay = (record: IdempotencyRecord) =>
+          replayIdempotent(params.externalID!, fp, record, (entityID) => get(caller, entityID))
+        if (key !== undefined) {
+          const prior = yield* idempotency.find(key)
+          if (Option.isSome(prior)) {
+            const invoice = yield* replay(prior.value)
+            return { invoice, invoiceAccessToken: yield* accessTokens.issue(caller, "invoice", invoice.id, INVOICE_TOKEN_DAYS) }
+          }
+        }
+        const built = yield* build(caller, params, invoiceTemplateID)
+        const invoice = yield* tx.withTransaction(
+          Effect.gen(function*() {
+            if (key !== undefined) {
+              const prior = yield* idempotency.claim(key, { entityID: built.id, fingerprint: fp })
+              if (Option.isSome(prior)) return yield* replay(prior.value)
+            }
+            yield* insert(built)
+            return built
+          })
+        )
+        return { invoice, invoiceAccessToken: yield* accessTokens.issue(caller, "invoice", invoice.id, INVOICE_TOKEN_DAYS) }
+      }
+    )
+
+    const getByExternalID = Effect.fn("InvoiceService.getByExternalID")(function*(partyID: string, externalID: string) {
+      const record = yield* idempotency.find({ partyID, operation: OPERATION, externalID })
+      if (Option.isNone(record)) return yield* NotFound.of("Invoice with externalID", externalID)
+      return yield* get(partyID, record.value.entityID)
+    })
+
+    const accessToken = Effect.fn("InvoiceService.accessToken")(function*(partyID: string, id: string) {
+      yield* get(partyID, id)
+      return yield* accessTokens.issue(partyID, "invoice", id, INVOICE_TOKEN_DAYS)
+    })
+
+    /** Runs one command of the machine on a stored invoice, with its events, atomically. */
+    const command = (load: Effect.Effect<InvoiceRecord, NotFound>, cmd: InvoiceCommand) =>
+      retryOnConflict(
+        tx.withTransaction(
+          Effect.gen(function*() {
+            const invoice = yield* load
+            const decision = decide(invoice, cmd, yield* now)
+            if (Either.isLeft(decision)) return yield* decision.left
+            const { state, changes } = decision.right
+            if (changes.length === 0 && state.activePaymentID === invoice.activePaymentID) return invoice
+            const updated: InvoiceRecord = {
+              ...invoice,
+              status: state.status,
+              ...(state.reason === undefined ? {} : { reason: state.reason }),
+              activePaymentID: state.activePaymentID,
+              version: invoice.version + 1
+            }
+            if (!(yield* invoices.update(updated))) return yield* new VersionConflict({ what: `invoice ${invoice.id}` })
+            yield* append(updated, changes)
+            if (state.status !== "unpaid") yield* timers.cancel(DUE_TIMER, invoice.id)
+            return updated
+          })
+        )
+      )
+
+    const fulfill = Effect.fn("InvoiceService.fulfill")(function*(partyID: string, id: string, reason: string) {
+      yield* shops.requireActive(PartyID.make(partyID), ShopID.make((yield* get(partyID, id)).shopID))
+      return yield* command(get(partyID, id), { _tag: "Fulfill", reason })
+    })
+
+    const rescind = Effect.fn("InvoiceService.rescind")(function*(partyID: string, id: string, reason: string) {
+      yield* shops.requireActive(PartyID.make(partyID), ShopID.make((yield* get(partyID, id)).shopID))
+      return yield* command(get(partyID, id), { _tag: "Rescind", reason })
+    })
+
+    /** The due-date timer: an unpaid invoice with no payment in flight is cancelled as overdue. */
+    const expire = (id: string) =>
+      command(
+        Effect.flatMap(invoices.findByIdUnscoped(id), (o) =>
+          Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Invoice", id))),
+        { _tag: "Expire" }
+      ).pipe(Effect.catchAll(() => Effect.void), Effect.asVoid)
+
+    yield* timers.register(DUE_TIMER, (timer) => expire(timer.subject))
+
+    const listEvents = Effect.fn("InvoiceService.events")(
+      function*(partyID: string, id: string, limit: number, after: number | undefined) {
+        yield* get(partyID, id)
+        if (after !== undefined && after > 0) {
+          const at = yield* events.list({ aggregateType: AGGREGATE, aggregateID: id, after: after - 1, limit: 1 })
+          if (at[0]?.id !== after) return yield* NotFound.of("Event", after)
+        }
+        const stored = yield* events.list({ aggregateType: AGGREGATE, aggregateID: id, after: after ?? 0, limit })
+        return stored.map((e): InvoiceEvent => ({ id: e.id, createdAt: e.createdAt, changes: decodeChanges(e.changes) }))
+      }
+    )
+
+    const paymentMethods = Effect.fn("InvoiceService.paymentMethods")(function*(partyID: string, id: string) {
+      const invoice = yield* get(partyID, id)
+      const shop = yield* shops.get(PartyID.make(partyID), ShopID.make(invoice.shopID))
+      const { institution } = yield* shops.terms(shop)
+      return institution.terms.paymentMethods.map(paymentMethodOf)
+    })
+
+    return {
+      create,
+      get,
+      getByExternalID,
+      accessToken,
+      events: listEvents,
+      fulfill,
+      rescind,
+      expire,
+      paymentMethods,
+      /** Commands of the payments that live in invoices (payments issue). */
+      command: (partyID: string, id: string, cmd: InvoiceCommand) => command(get(partyID, id), cmd)
+    } as const
+  }),
+  dependencies: [ShopService.Default, AccessTokens.Default]
+}) {}
+
+/** @since 0.1.0 */
+export type { Invoice }

@@ -1,0 +1,59 @@
+/**
+ * Use cases of the party: read it, suspend and activate it (the merchant), block and unblock it
+ * (the platform).
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Activity from "../Activity.js"
+import { BusinessError, NotFound } from "../Errors.js"
+import type { PartyID } from "../Ids.js"
+import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import { PartyRepository } from "../ports/PartyRepository.js"
+import { Transactions } from "../ports/Transactions.js"
+import type { PartyRecord } from "./Party.js"
+
+/** @since 0.1.0 @category services */
+export class PartyService extends Effect.Service<PartyService>()("kassa/PartyService", {
+  effect: Effect.gen(function*() {
+    const parties = yield* PartyRepository
+    const tx = yield* Transactions
+
+    const get = Effect.fn("PartyService.get")(function*(id: PartyID) {
+      const found = yield* parties.findById(id)
+      if (Option.isNone(found)) return yield* NotFound.of("Party", id)
+      return found.value
+    })
+
+    const setActivity = Effect.fn("PartyService.setActivity")(
+      function*(id: PartyID, command: Activity.ActivityCommand) {
+        const party = yield* get(id)
+        const next = Activity.decide(party, command)
+        if (Either.isLeft(next)) {
+          return yield* BusinessError.of("invalidRequest", "Party is blocked by the platform")
+        }
+        if (next.right.isBlocked === party.isBlocked && next.right.isSuspended === party.isSuspended) return party
+        const updated: PartyRecord = { ...party, ...next.right, version: party.version + 1 }
+        if (!(yield* parties.update(updated))) return yield* new VersionConflict({ what: `party ${id}` })
+        return updated
+      },
+      (effect) => retryOnConflict(tx.withTransaction(effect))
+    )
+
+    /**
+     * Fails with `invalidPartyStatus` unless the party is active: the precondition of every
+     * operation that changes the party's business.
+     */
+    const requireActive = Effect.fn("PartyService.requireActive")(function*(id: PartyID) {
+      const party = yield* get(id)
+      if (!Activity.isActive(party)) {
+        return yield* BusinessError.of("invalidPartyStatus", party.isBlocked ? "Party is blocked" : "Party is suspended")
+      }
+      return party
+    })
+
+    return { get, setActivity, requireActive } as const
+  })
+}) {}

@@ -1,0 +1,66 @@
+/**
+ * The acquirer: who authorises, captures, cancels and refunds with the card networks. Kassa
+ * ships a deterministic test acquirer; a real provider plugs in here.
+ *
+ * Every call names its operation (`operationID`), and the acquirer answers a repeated call with
+ * the first answer, so a crash between the call and the write of its outcome is safe to retry.
+ *
+ * @since 0.1.0
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type { PaymentError } from "../payment/PaymentError.js"
+import type { CardData } from "./CardVault.js"
+
+/** The payment tool as the acquirer receives it. @since 0.1.0 @category models */
+export type AcquirerTool =
+  | { readonly type: "BankCard"; readonly card: CardData; readonly paymentSystem: string; readonly cvv?: string | undefined }
+  | { readonly type: "PaymentTerminal"; readonly provider: string }
+  | { readonly type: "DigitalWallet"; readonly provider: string; readonly id: string }
+  | { readonly type: "CryptoWallet"; readonly cryptoCurrency: string }
+  | { readonly type: "MobileCommerce"; readonly phone: string }
+  | { readonly type: "Recurrent"; readonly recurrentToken: string }
+
+/** @since 0.1.0 @category models */
+export interface Transaction {
+  readonly id: string
+  readonly rrn: string
+  readonly approvalCode: string
+}
+
+/** @since 0.1.0 @category models */
+export type AuthorizeResult =
+  | { readonly _tag: "Authorized"; readonly transaction: Transaction; readonly recurrentToken?: string | undefined }
+  | { readonly _tag: "Declined"; readonly error: PaymentError; readonly message: string }
+  /** 3-D Secure: the payer must pass a challenge; `completeInteraction` continues. */
+  | { readonly _tag: "InteractionRequired"; readonly challenge: string }
+
+/** @since 0.1.0 @category models */
+export type OperationResult =
+  | { readonly _tag: "Done" }
+  | { readonly _tag: "Declined"; readonly error: PaymentError; readonly message: string }
+
+/** @since 0.1.0 @category models */
+export interface AuthorizeRequest {
+  readonly operationID: string
+  readonly amount: number
+  readonly currency: string
+  readonly tool: AcquirerTool
+  readonly hold: boolean
+  readonly makeRecurrent: boolean
+}
+
+/** @since 0.1.0 @category tags */
+export class Acquirer extends Context.Tag("kassa/Acquirer")<Acquirer, {
+  readonly authorize: (request: AuthorizeRequest) => Effect.Effect<AuthorizeResult>
+  /** The payer passed (`true`) or failed the challenge. */
+  readonly completeInteraction: (operationID: string, passed: boolean) => Effect.Effect<AuthorizeResult>
+  readonly capture: (operationID: string, amount: number, currency: string) => Effect.Effect<OperationResult>
+  readonly cancel: (operationID: string) => Effect.Effect<OperationResult>
+  readonly refund: (
+    operationID: string,
+    refundID: string,
+    amount: number,
+    currency: string
+  ) => Effect.Effect<OperationResult>
+}>() {}

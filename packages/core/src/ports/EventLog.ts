@@ -1,0 +1,22 @@
+/**
+ * The event log: appends numbered events (and their outbox rows) inside the command's
+ * transaction, and reads an aggregate's history back.
+ *
+ * @since 0.1.0
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type { PendingEvent, StoredEvent } from "../Event.js"
+
+/** @since 0.1.0 @category tags */
+export class EventLog extends Context.Tag("kassa/EventLog")<EventLog, {
+  /** Numbers the event after the aggregate's last one and stores it with an outbox row. */
+  readonly append: <C>(event: PendingEvent<C>) => Effect.Effect<StoredEvent<C>>
+  /** Events of one aggregate with id greater than `after`, oldest first, at most `limit`. */
+  readonly list: (query: {
+    readonly aggregateType: string
+    readonly aggregateID: string
+    readonly after: number
+    readonly limit: number
+  }) => Effect.Effect<ReadonlyArray<StoredEvent>>
+}>() {}

@@ -1,0 +1,19 @@
+/**
+ * Storage of payments. A payment's id is its number within its invoice ("1", "2", …).
+ *
+ * @since 0.1.0
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
+import type { PaymentRecord } from "../payment/Payment.js"
+
+/** @since 0.1.0 @category tags */
+export class PaymentRepository extends Context.Tag("kassa/PaymentRepository")<PaymentRepository, {
+  readonly findById: (invoiceID: string, id: string) => Effect.Effect<Option.Option<PaymentRecord>>
+  readonly listByInvoice: (invoiceID: string) => Effect.Effect<ReadonlyArray<PaymentRecord>>
+  readonly findByInteraction: (interactionID: string) => Effect.Effect<Option.Option<PaymentRecord>>
+  readonly insert: (payment: PaymentRecord) => Effect.Effect<void>
+  /** Writes `payment` if the stored version is still `payment.version - 1`; answers whether it did. */
+  readonly update: (payment: PaymentRecord) => Effect.Effect<boolean>
+}>() {}

@@ -1,0 +1,18 @@
+/**
+ * Storage of refunds. A refund's id is its number within its payment ("1", "2", …).
+ *
+ * @since 0.1.0
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
+import type { RefundRecord } from "../refund/Refund.js"
+
+/** @since 0.1.0 @category tags */
+export class RefundRepository extends Context.Tag("kassa/RefundRepository")<RefundRepository, {
+  readonly findById: (invoiceID: string, paymentID: string, id: string) => Effect.Effect<Option.Option<RefundRecord>>
+  readonly listByPayment: (invoiceID: string, paymentID: string) => Effect.Effect<ReadonlyArray<RefundRecord>>
+  readonly insert: (refund: RefundRecord) => Effect.Effect<void>
+  /** Writes `refund` if the stored version is still `refund.version - 1`; answers whether it did. */
+  readonly update: (refund: RefundRecord) => Effect.Effect<boolean>
+}>() {}

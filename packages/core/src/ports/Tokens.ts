@@ -1,0 +1,32 @@
+/**
+ * Signed tokens (JWTs): API keys, operator tokens and access tokens. The adapter owns the keys.
+ *
+ * @since 0.1.0
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type { ResourceType } from "../auth/Principal.js"
+import type { Unauthorized } from "../Errors.js"
+
+/** The claims Kassa puts in its tokens. @since 0.1.0 @category models */
+export type TokenClaims =
+  | { readonly kind: "api-key"; readonly sub: string; readonly jti: string }
+  | { readonly kind: "operator"; readonly sub: "operator"; readonly jti: string }
+  | {
+    readonly kind: "access"
+    readonly sub: string
+    readonly jti: string
+    readonly resource: ResourceType
+    readonly resourceID: string
+  }
+
+/** Verified claims with their times (seconds since the epoch). @since 0.1.0 @category models */
+export type VerifiedClaims = TokenClaims & { readonly iat: number; readonly exp?: number | undefined }
+
+/** @since 0.1.0 @category tags */
+export class Tokens extends Context.Tag("kassa/Tokens")<Tokens, {
+  /** Signs `claims`; with `expiresAt` the token carries a numeric `exp`. */
+  readonly issue: (claims: TokenClaims, expiresAt?: Date) => Effect.Effect<string>
+  /** Verifies signature, algorithm, key id and expiry against the clock. */
+  readonly verify: (token: string) => Effect.Effect<VerifiedClaims, Unauthorized>
+}>() {}

@@ -1,0 +1,32 @@
+/**
+ * The ports: what the domain needs from the world. Adapters provide them.
+ *
+ * @since 0.1.0
+ */
+export * from "./ApiKeyRepository.js"
+export * from "./ContractRepository.js"
+export * from "./EventLog.js"
+export * from "./Idempotency.js"
+export * from "./Ids.js"
+export * from "./PartyRepository.js"
+export * from "./ReferenceData.js"
+export * from "./ShopRepository.js"
+export * from "./Timers.js"
+export * from "./Tokens.js"
+export * from "./Transactions.js"
+export * from "./InvoiceRepository.js"
+export * from "./InvoiceTemplateRepository.js"
+export * from "./Acquirer.js"
+export * from "./CardVault.js"
+export * from "./Ledger.js"
+export * from "./PaymentResourceRepository.js"
+export * from "./PaymentRepository.js"
+export * from "./RefundRepository.js"
+export * from "./ChargebackRepository.js"
+export * from "./CustomerRepository.js"
+export * from "./WebhookRepository.js"
+export * from "./WebhookKeys.js"
+export * from "./WebhookUrlGuard.js"
+export * from "./WebhookDeliveries.js"
+export * from "./SearchRepository.js"
+export * from "./SearchTokens.js"

@@ -1,0 +1,152 @@
+/**
+ * The webhook as the merchant manages it: a URL subscribed to a topic of one shop, with the
+ * event types it wants and the public half of the key that signs its notifications.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+import { Identifier } from "../Ids.js"
+
+/**
+ * The event types a webhook of `InvoicesTopic` subscribes to (Payments API v2's enum). Some are
+ * delivered under another name (see `NotificationMapping.deliveredName`).
+ *
+ * @since 0.1.0 @category schemas
+ */
+export const InvoicesEventType = Schema.Literal(
+  "InvoiceCreated",
+  "InvoicePaid",
+  "InvoiceCancelled",
+  "InvoiceFulfilled",
+  "PaymentStarted",
+  "PaymentProcessed",
+  "PaymentCaptured",
+  "PaymentCancelled",
+  "PaymentRefunded",
+  "PaymentFailed",
+  "PaymentRefundCreated",
+  "PaymentRefundSucceeded",
+  "PaymentRefundFailed",
+  "PaymentUserInteractionRequested",
+  "PaymentUserInteractionCompleted"
+)
+/** @since 0.1.0 */
+export type InvoicesEventType = typeof InvoicesEventType.Type
+
+/** The event types a webhook of `CustomersTopic` subscribes to. @since 0.1.0 @category schemas */
+export const CustomersEventType = Schema.Literal(
+  "CustomerCreated",
+  "CustomerDeleted",
+  "CustomerReady",
+  "CustomerBindingStarted",
+  "CustomerBindingSucceeded",
+  "CustomerBindingFailed"
+)
+/** @since 0.1.0 */
+export type CustomersEventType = typeof CustomersEventType.Type
+
+/** Any subscription event type. @since 0.1.0 */
+export type SubscriptionEventType = InvoicesEventType | CustomersEventType
+
+/** @since 0.1.0 @category schemas */
+export const InvoicesTopic = Schema.Struct({
+  topic: Schema.Literal("InvoicesTopic"),
+  shopID: Identifier,
+  eventTypes: Schema.Array(InvoicesEventType)
+}).annotations({ identifier: "InvoicesTopic" })
+
+/** @since 0.1.0 @category schemas */
+export const CustomersTopic = Schema.Struct({
+  topic: Schema.Literal("CustomersTopic"),
+  shopID: Identifier,
+  eventTypes: Schema.Array(CustomersEventType)
+}).annotations({ identifier: "CustomersTopic" })
+
+/** @since 0.1.0 @category schemas */
+export const WebhookScope = Schema.Union(InvoicesTopic, CustomersTopic).annotations({ identifier: "WebhookScope" })
+/** @since 0.1.0 */
+export type WebhookScope = typeof WebhookScope.Type
+
+/** @since 0.1.0 */
+export type Topic = WebhookScope["topic"]
+
+/** The longest URL a webhook may have. @since 0.1.0 */
+export const MAX_URL_LENGTH = 1000
+
+/**
+ * Whether `text` is an absolute `http:` or `https:` URL with a host.
+ *
+ * @since 0.1.0
+ */
+export const isHttpUrl = (text: string): boolean => {
+  try {
+    const url = new URL(text)
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== ""
+  } catch {
+    return false
+  }
+}
+
+/** @since 0.1.0 @category schemas */
+export const WebhookUrl = Schema.String.pipe(
+  Schema.maxLength(MAX_URL_LENGTH),
+  Schema.filter(isHttpUrl, { message: () => "Expected an absolute http or https URL" })
+).annotations({ jsonSchema: { type: "string", format: "http-url", maxLength: MAX_URL_LENGTH } })
+
+/**
+ * createWebhook's body.
+ *
+ * @since 0.1.0 @category schemas
+ */
+export const WebhookParams = Schema.Struct({
+  scope: WebhookScope,
+  partyID: Schema.optional(Identifier),
+  url: WebhookUrl
+}).annotations({ identifier: "WebhookParams" })
+/** @since 0.1.0 */
+export type WebhookParams = typeof WebhookParams.Type
+
+/**
+ * The webhook as the interface shows it. `publicKey` is the PEM block of the RSA key that
+ * verifies its notifications.
+ *
+ * @since 0.1.0 @category schemas
+ */
+export const Webhook = Schema.Struct({
+  id: Schema.String,
+  active: Schema.Boolean,
+  scope: WebhookScope,
+  partyID: Schema.String,
+  url: Schema.String,
+  publicKey: Schema.String
+}).annotations({ identifier: "Webhook" })
+/** @since 0.1.0 */
+export type Webhook = typeof Webhook.Type
+
+/**
+ * The webhook as stored: the interface's fields plus the sealed private key (never shown) and
+ * the creation time.
+ *
+ * @since 0.1.0 @category models
+ */
+export interface WebhookRecord extends Webhook {
+  /** What `WebhookKeys` needs to sign: sealed, never logged, never answered. */
+  readonly privateKeyRef: string
+  readonly createdAt: Date
+}
+
+/** The webhook as the interface answers a read. @since 0.1.0 */
+export const toWebhook = (r: WebhookRecord): Webhook => ({
+  id: r.id,
+  active: r.active,
+  scope: r.scope,
+  partyID: r.partyID,
+  url: r.url,
+  publicKey: r.publicKey
+})
+
+/** At most this many active `InvoicesTopic` webhooks per shop (the reference platform's default). @since 0.1.0 */
+export const MAX_INVOICE_WEBHOOKS_PER_SHOP = 10
+
+/** The 429 message of createWebhook. @since 0.1.0 */
+export const LIMIT_MESSAGE = "Webhook limit exceeded"

@@ -1,0 +1,50 @@
+/**
+ * The `SqlClient`, chosen from configuration: PostgreSQL for a `postgres://` URL, else the
+ * embedded SQLite file. Names are snake_case in SQL and camelCase in code on both.
+ *
+ * @since 0.1.0
+ */
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as String from "effect/String"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import pg from "pg"
+
+/** @since 0.1.0 @category models */
+export type DatabaseConfig =
+  | { readonly _tag: "pg"; readonly url: string; readonly maxConnections?: number | undefined }
+  | { readonly _tag: "sqlite"; readonly filename: string }
+
+/** Reads the choice from a `DATABASE_URL` value and a data dir. @since 0.1.0 */
+export const fromEnv = (databaseUrl: string | undefined, dataDir: string): DatabaseConfig =>
+  databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(databaseUrl)
+    ? { _tag: "pg", url: databaseUrl }
+    : { _tag: "sqlite", filename: databaseUrl !== undefined && databaseUrl !== "" ? databaseUrl.replace(/^sqlite:(\/\/)?/, "") : path.join(dataDir, "kassa.db") }
+
+/** BIGINT (int8, oid 20) columns hold epoch milliseconds and amounts: safe integers. */
+const pgTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: any) =>
+    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"]
+}
+
+/** @since 0.1.0 @category layers */
+export const layer = (config: DatabaseConfig) => {
+  if (config._tag === "pg") {
+    return PgClient.layer({
+      url: Redacted.make(config.url),
+      maxConnections: config.maxConnections ?? 10,
+      transformQueryNames: String.camelToSnake,
+      transformResultNames: String.snakeToCamel,
+      types: pgTypes
+    }).pipe(Layer.orDie)
+  }
+  if (config.filename !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(config.filename)), { recursive: true })
+  return SqliteClient.layer({
+    filename: config.filename,
+    transformQueryNames: String.camelToSnake,
+    transformResultNames: String.snakeToCamel
+  }).pipe(Layer.orDie)
+}

@@ -1,0 +1,43 @@
+/**
+ * The numbered migrations of both dialects, statically imported so they survive bundling.
+ *
+ * @since 0.1.0
+ */
+import * as Migrator from "@effect/sql/Migrator"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import kernel from "./internal/migrations/0001_kernel.js"
+import referenceData from "./internal/migrations/0002_reference_data.js"
+import invoices from "./internal/migrations/0003_invoices.js"
+import invoiceTemplates from "./internal/migrations/0004_invoice_templates.js"
+import cardVault from "./internal/migrations/0005_card_vault.js"
+import ledger from "./internal/migrations/0006_ledger.js"
+import payments from "./internal/migrations/0007_payments.js"
+import webhooks from "./internal/migrations/0008_webhooks.js"
+import refunds from "./internal/migrations/0009_refunds_chargebacks.js"
+import search from "./internal/migrations/0010_search.js"
+import customers from "./internal/migrations/0011_customers.js"
+
+const migrations = Migrator.fromRecord({
+  "0001_kernel": kernel,
+  "0002_reference_data": referenceData,
+  "0003_invoices": invoices,
+  "0004_invoice_templates": invoiceTemplates,
+  "0005_card_vault": cardVault,
+  "0006_ledger": ledger,
+  "0007_payments": payments,
+  "0008_webhooks": webhooks,
+  "0009_refunds_chargebacks": refunds,
+  "0010_search": search,
+  "0011_customers": customers
+})
+
+/**
+ * Runs the pending migrations. Fails (and the server does not start) when one fails.
+ *
+ * @since 0.1.0 @category effects
+ */
+export const run = Migrator.make({})({ loader: migrations, table: "kassa_migrations" })
+
+/** @since 0.1.0 @category layers */
+export const layer = Layer.effectDiscard(run.pipe(Effect.orDie))

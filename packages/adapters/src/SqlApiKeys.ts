@@ -1,0 +1,71 @@
+/**
+ * `ApiKeyRepository` on `SqlClient`.
+ *
+ * @since 0.1.0
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import { ApiKeyRepository, type ApiKeyRecord } from "@kassa/core/ports/ApiKeyRepository"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { date, optDate } from "./internal/rows.js"
+
+const fromRow = (r: any): ApiKeyRecord => ({
+  id: r.id,
+  partyID: r.partyId,
+  kind: r.kind,
+  createdAt: date(r.createdAt),
+  revokedAt: optDate(r.revokedAt)
+})
+
+const CACHE_MS = 5_000
+const CACHE_SIZE = 10_000
+
+/** @since 0.1.0 @category layers */
+export const layer = Layer.effect(
+  ApiKeyRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // Every request authenticates: a key found is kept for a few seconds. A revocation by this
+    // process applies at once; one by another process on the same database within CACHE_MS.
+    const cache = new Map<string, { readonly record: ApiKeyRecord; readonly until: number }>()
+    const remember = (record: ApiKeyRecord) => {
+      if (cache.size >= CACHE_SIZE) cache.clear()
+      cache.set(record.id, { record, until: performance.now() + CACHE_MS })
+    }
+    return {
+      insert: (k) =>
+        sql`INSERT INTO api_keys ${
+          sql.insert({
+            id: k.id,
+            partyId: k.partyID,
+            kind: k.kind,
+            createdAt: k.createdAt.getTime(),
+            revokedAt: k.revokedAt === undefined ? null : k.revokedAt.getTime()
+          })
+        }`.pipe(Effect.asVoid, Effect.orDie),
+      findById: (id) =>
+        Effect.suspend(() => {
+          const hit = cache.get(id)
+          if (hit !== undefined && hit.until > performance.now()) return Effect.succeed(Option.some(hit.record))
+          return sql`SELECT * FROM api_keys WHERE id = ${id}`.pipe(
+            Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))),
+            Effect.tap(Option.match({ onNone: () => cache.delete(id), onSome: remember })),
+            Effect.orDie
+          )
+        }),
+      listByParty: (partyID) =>
+        sql`SELECT * FROM api_keys WHERE party_id = ${partyID} ORDER BY created_at, id`.pipe(
+          Effect.map((rows) => rows.map(fromRow)),
+          Effect.orDie
+        ),
+      revoke: (partyID, id, at) =>
+        Effect.zipRight(Effect.sync(() => cache.delete(id)), sql`UPDATE api_keys SET revoked_at = ${at.getTime()}
+            WHERE id = ${id} AND party_id = ${partyID} AND revoked_at IS NULL RETURNING id`).pipe(
+          Effect.ensuring(Effect.sync(() => cache.delete(id))),
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        )
+    }
+  })
+)

@@ -1,0 +1,381 @@
+/**
+ * `CardVault` on `SqlClient`: card data and session secrets encrypted at rest.
+ *
+ * Records are sealed with AES-256-GCM under a data key, binding the record's id as additional
+ * data so a ciphertext cannot be moved to another row. Data keys live in `vault_keys`, each
+ * sealed by a key derived from the master key; the newest encrypts, every one decrypts, so a
+ * rotation is a new row. The master key comes from `KASSA_VAULT_KEY` (32 bytes, base64 or hex)
+ * or from `<dataDir>/vault/master.key`, generated on first start.
+ *
+ * A card is found by its fingerprint, an HMAC of the number under a key derived from the master
+ * key: the same number gets the same token whatever data key sealed it. Neither numbers nor CVVs
+ * ever reach SQL, logs or errors in the clear.
+ *
+ * @since 0.1.0
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Card from "@kassa/core/payment/Card"
+import { type CardData, CardVault, type SessionSecret, type StoredCard } from "@kassa/core/ports/CardVault"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { make as randomId } from "./RandomIds.js"
+import { int } from "./internal/rows.js"
+
+const KEY_BYTES = 32
+const IV_BYTES = 12
+const TAG_BYTES = 16
+const TOKEN_LENGTH = 24
+
+// ---------------------------------------------------------------------------------------------
+// The master key
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Reads a master key: 64 hex digits, or base64 (or base64url) of exactly 32 bytes. The error
+ * names `source`, never the value.
+ *
+ * @since 0.1.0
+ */
+export const parseMasterKey = (text: string, source = "KASSA_VAULT_KEY"): Buffer => {
+  const t = text.trim()
+  const bytes = /^[0-9a-fA-F]{64}$/.test(t)
+    ? Buffer.from(t, "hex")
+    : /^[A-Za-z0-9+/_-]+={0,2}$/.test(t)
+    ? Buffer.from(t, "base64")
+    : undefined
+  if (bytes === undefined || bytes.length !== KEY_BYTES) {
+    throw new Error(`${source} must hold a 32-byte vault master key, base64 or hex encoded`)
+  }
+  return bytes
+}
+
+/**
+ * The master key from `masterKey` (the value of `KASSA_VAULT_KEY`) when given, else from
+ * `<dataDir>/vault/master.key`, generated (mode 0600) when missing.
+ *
+ * @since 0.1.0
+ */
+export const loadMasterKey = (options: { readonly dataDir: string; readonly masterKey?: string | undefined }): Buffer => {
+  if (options.masterKey !== undefined && options.masterKey.trim() !== "") return parseMasterKey(options.masterKey)
+  const dir = path.join(options.dataDir, "vault")
+  const file = path.join(dir, "master.key")
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+  if (!fs.existsSync(file)) {
+    // Written aside, then hard-linked into place: the link fails when another process got there
+    // first, and nobody ever reads a half-written key.
+    const tmp = path.join(dir, `.master.key.${process.pid}.${randomId(8)}`)
+    fs.writeFileSync(tmp, `${randomBytes(KEY_BYTES).toString("base64")}\n`, { mode: 0o600, flag: "wx" })
+    try {
+      fs.linkSync(tmp, file)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
+    } finally {
+      fs.rmSync(tmp, { force: true })
+    }
+  }
+  return parseMasterKey(fs.readFileSync(file, "utf8"), file)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sealing
+// ---------------------------------------------------------------------------------------------
+
+const derive = (masterKey: Buffer, info: string): Buffer =>
+  Buffer.from(hkdfSync("sha256", masterKey, Buffer.alloc(0), info, KEY_BYTES))
+
+/** Additional data: what a ciphertext is, and which record it belongs to. */
+const aad = {
+  key: (id: number) => `kassa-vault/key/${id}`,
+  card: (token: string) => `kassa-vault/card/${token}`,
+  session: (id: string) => `kassa-vault/session/${id}`
+}
+
+/** base64 of `iv(12) | tag(16) | ciphertext`. */
+const seal = (key: Buffer, additional: string, plaintext: Buffer): string => {
+  const iv = randomBytes(IV_BYTES)
+  const cipher = createCipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES })
+  cipher.setAAD(Buffer.from(additional, "utf8"))
+  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()])
+  return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString("base64")
+}
+
+/** Throws (a defect once in an effect) when the key is wrong or the record was altered. */
+const open = (key: Buffer, additional: string, sealed: string, what: string): Buffer => {
+  try {
+    const bytes = Buffer.from(sealed, "base64")
+    if (bytes.length < IV_BYTES + TAG_BYTES) throw new Error("short")
+    const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES })
+    decipher.setAAD(Buffer.from(additional, "utf8"))
+    decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES))
+    return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()])
+  } catch {
+    throw new Error(`vault: cannot decrypt ${what} (wrong master key or altered record)`)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plaintexts
+// ---------------------------------------------------------------------------------------------
+
+const encodeCard = (card: CardData): Buffer =>
+  Buffer.from(JSON.stringify({
+    cardNumber: card.cardNumber,
+    expMonth: card.expMonth,
+    expYear: card.expYear,
+    ...(card.cardHolder === undefined ? {} : { cardHolder: card.cardHolder })
+  }))
+
+const decodeCard = (plaintext: Buffer): CardData => {
+  const u = JSON.parse(plaintext.toString("utf8"))
+  return {
+    cardNumber: String(u.cardNumber),
+    expMonth: Number(u.expMonth),
+    expYear: Number(u.expYear),
+    ...(typeof u.cardHolder === "string" ? { cardHolder: u.cardHolder } : {})
+  }
+}
+
+const sameCard = (a: CardData, b: CardData): boolean =>
+  a.cardNumber === b.cardNumber && a.expMonth === b.expMonth && a.expYear === b.expYear && a.cardHolder === b.cardHolder
+
+const encodeSecret = (secret: SessionSecret): Buffer =>
+  Buffer.from(JSON.stringify(secret.cvv === undefined ? {} : { cvv: secret.cvv }))
+
+const decodeSecret = (plaintext: Buffer): SessionSecret => {
+  const u = JSON.parse(plaintext.toString("utf8"))
+  return typeof u.cvv === "string" ? { cvv: u.cvv } : {}
+}
+
+const storedCard = (token: string, cardNumber: string): StoredCard => {
+  const { bin, last4 } = Card.mask(cardNumber)
+  return { token, bin, last4 }
+}
+
+interface KeyRow {
+  readonly id: unknown
+  readonly wrapped: string
+}
+
+interface SealedRow {
+  readonly keyId: unknown
+  readonly data: string
+}
+
+interface CardRow extends SealedRow {
+  readonly token: string
+}
+
+interface SessionRow extends SealedRow {
+  readonly id: string
+}
+
+// ---------------------------------------------------------------------------------------------
+// The vault
+// ---------------------------------------------------------------------------------------------
+
+/** The port, plus maintenance. @since 0.1.0 @category models */
+export type Vault = CardVault["Type"] & {
+  /**
+   * Re-seals every card and session held under an older data key with the current one; answers
+   * how many records moved. Afterwards, older keys are no longer needed by any record.
+   */
+  readonly recrypt: Effect.Effect<number>
+}
+
+/**
+ * The vault over a 32-byte master key. Nothing is read until first use; the first data key is
+ * created then.
+ *
+ * @since 0.1.0 @category constructors
+ */
+export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    if (masterKey.length !== KEY_BYTES) return yield* Effect.dieMessage("the vault master key must be 32 bytes")
+    const sql = yield* SqlClient.SqlClient
+    const wrapKey = derive(masterKey, "kassa-vault-wrap")
+    const fingerprintKey = derive(masterKey, "kassa-vault-fingerprint")
+    const fingerprint = (cardNumber: string) => createHmac("sha256", fingerprintKey).update(cardNumber).digest("hex")
+
+    // Unwrapped data keys by id: a key row never changes once written.
+    const dataKeys = new Map<number, Buffer>()
+    const unwrap = (row: KeyRow) =>
+      Effect.sync(() => {
+        const id = int(row.id)
+        let key = dataKeys.get(id)
+        if (key === undefined) {
+          key = open(wrapKey, aad.key(id), row.wrapped, `data key ${id}`)
+          dataKeys.set(id, key)
+        }
+        return { id, key }
+      })
+
+    const keyById = (id: number) => {
+      const cached = dataKeys.get(id)
+      if (cached !== undefined) return Effect.succeed(cached)
+      return sql<KeyRow>`SELECT id, wrapped FROM vault_keys WHERE id = ${id}`.pipe(
+        Effect.flatMap((rows) =>
+          rows[0] === undefined ? Effect.dieMessage(`vault: data key ${id} is missing`) : unwrap(rows[0])
+        ),
+        Effect.map((k) => k.key)
+      )
+    }
+
+    /** Answers whether this call created the key (false: a concurrent call took the id). */
+    const insertKey = (id: number) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const wrapped = seal(wrapKey, aad.key(id), randomBytes(KEY_BYTES))
+        const rows = yield* sql`INSERT INTO vault_keys ${sql.insert({ id, wrapped, createdAt: now })}
+          ON CONFLICT (id) DO NOTHING RETURNING id`
+        return rows.length > 0
+      })
+
+    /** The newest data key, created on first use. */
+    const currentKey: Effect.Effect<{ readonly id: number; readonly key: Buffer }, SqlError> = Effect.gen(function*() {
+      const rows = yield* sql<KeyRow>`SELECT id, wrapped FROM vault_keys ORDER BY id DESC LIMIT 1`
+      if (rows[0] !== undefined) return yield* unwrap(rows[0])
+      yield* insertKey(1)
+      return yield* currentKey
+    })
+
+    const rotateKey: Effect.Effect<void, SqlError> = Effect.gen(function*() {
+      const rows = yield* sql<{ id: unknown }>`SELECT MAX(id) AS id FROM vault_keys`
+      const last = rows[0]?.id
+      const created = yield* insertKey((last === null || last === undefined ? 0 : int(last)) + 1)
+      if (!created) yield* rotateKey
+    })
+
+    const openRow = (row: SealedRow, additional: string, what: string) =>
+      Effect.flatMap(keyById(int(row.keyId)), (key) => Effect.sync(() => open(key, additional, row.data, what)))
+
+    const openCard = (row: CardRow) => Effect.map(openRow(row, aad.card(row.token), "card"), decodeCard)
+
+    const findCard = (fp: string) =>
+      sql<CardRow>`SELECT token, key_id, data FROM vault_cards WHERE fingerprint = ${fp}`.pipe(
+        Effect.map((rows) => rows[0])
+      )
+
+    const putCard = (card: CardData) =>
+      Effect.gen(function*() {
+        const fp = fingerprint(card.cardNumber)
+        let row = yield* findCard(fp)
+        let inserted: string | undefined
+        if (row === undefined) {
+          const { id: keyId, key } = yield* currentKey
+          const token = randomId(TOKEN_LENGTH)
+          const now = yield* Clock.currentTimeMillis
+          const data = seal(key, aad.card(token), encodeCard(card))
+          yield* sql`INSERT INTO vault_cards ${sql.insert({ token, fingerprint: fp, keyId, data, createdAt: now })}
+            ON CONFLICT (fingerprint) DO NOTHING`
+          inserted = token
+          // Ours, or the row of a concurrent put of the same number that got there first.
+          row = yield* findCard(fp)
+          if (row === undefined) return yield* Effect.dieMessage("vault: a stored card vanished")
+        }
+        if (row.token !== inserted && !sameCard(yield* openCard(row), card)) {
+          // The same number with a new expiry or holder (a reissued card): the latest wins.
+          const { id: keyId, key } = yield* currentKey
+          const data = seal(key, aad.card(row.token), encodeCard(card))
+          yield* sql`UPDATE vault_cards SET key_id = ${keyId}, data = ${data} WHERE token = ${row.token}`
+        }
+        return storedCard(row.token, card.cardNumber)
+      }).pipe(Effect.orDie)
+
+    const getCard = (token: string) =>
+      sql<CardRow>`SELECT token, key_id, data FROM vault_cards WHERE token = ${token}`.pipe(
+        Effect.flatMap((rows) =>
+          rows[0] === undefined ? Effect.succeedNone : Effect.map(openCard(rows[0]), Option.some)
+        ),
+        Effect.orDie
+      )
+
+    const putSession = (secret: SessionSecret, expiresAt: Date) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        yield* sql`DELETE FROM vault_sessions WHERE expires_at <= ${now}`
+        const { id: keyId, key } = yield* currentKey
+        const id = randomId(TOKEN_LENGTH)
+        const data = seal(key, aad.session(id), encodeSecret(secret))
+        yield* sql`INSERT INTO vault_sessions ${sql.insert({ id, keyId, data, expiresAt: expiresAt.getTime() })}`
+        return id
+      }).pipe(Effect.orDie)
+
+    const getSession = (id: string) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const rows = yield* sql<SessionRow>`SELECT id, key_id, data FROM vault_sessions
+          WHERE id = ${id} AND expires_at > ${now}`
+        if (rows[0] === undefined) return Option.none<SessionSecret>()
+        return Option.some(decodeSecret(yield* openRow(rows[0], aad.session(id), "session")))
+      }).pipe(Effect.orDie)
+
+    const deleteSession = (id: string) =>
+      sql`DELETE FROM vault_sessions WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+
+    const BATCH = 200
+
+    const recrypt = Effect.gen(function*() {
+      const { id: current, key } = yield* currentKey
+      const now = yield* Clock.currentTimeMillis
+      yield* sql`DELETE FROM vault_sessions WHERE expires_at <= ${now}`
+      let moved = 0
+      while (true) {
+        const rows = yield* sql<CardRow>`SELECT token, key_id, data FROM vault_cards
+          WHERE key_id < ${current} ORDER BY token LIMIT ${BATCH}`
+        if (rows.length === 0) break
+        for (const row of rows) {
+          const plaintext = yield* openRow(row, aad.card(row.token), "card")
+          const data = seal(key, aad.card(row.token), plaintext)
+          // Guarded by the old key id: a concurrent put may have re-sealed the row meanwhile.
+          const done = yield* sql`UPDATE vault_cards SET key_id = ${current}, data = ${data}
+            WHERE token = ${row.token} AND key_id = ${int(row.keyId)} RETURNING token`
+          moved += done.length
+        }
+      }
+      while (true) {
+        const rows = yield* sql<SessionRow>`SELECT id, key_id, data FROM vault_sessions
+          WHERE key_id < ${current} ORDER BY id LIMIT ${BATCH}`
+        if (rows.length === 0) break
+        for (const row of rows) {
+          const plaintext = yield* openRow(row, aad.session(row.id), "session")
+          const data = seal(key, aad.session(row.id), plaintext)
+          const done = yield* sql`UPDATE vault_sessions SET key_id = ${current}, data = ${data}
+            WHERE id = ${row.id} AND key_id = ${int(row.keyId)} RETURNING id`
+          moved += done.length
+        }
+      }
+      return moved
+    }).pipe(Effect.orDie)
+
+    return {
+      putCard,
+      getCard,
+      putSession,
+      getSession,
+      deleteSession,
+      rotateKey: Effect.orDie(rotateKey),
+      recrypt
+    } satisfies Vault
+  })
+
+/** The vault over a given master key (tests, embedding). @since 0.1.0 @category layers */
+export const layerWithKey = (masterKey: Buffer): Layer.Layer<CardVault, never, SqlClient.SqlClient> =>
+  Layer.effect(CardVault, make(masterKey))
+
+/**
+ * The vault over the master key of `KASSA_VAULT_KEY` (pass its value as `masterKey`) or of the
+ * data dir. A malformed key fails the layer with a clear message.
+ *
+ * @since 0.1.0 @category layers
+ */
+export const layer = (options: {
+  readonly dataDir: string
+  readonly masterKey?: string | undefined
+}): Layer.Layer<CardVault, never, SqlClient.SqlClient> =>
+  Layer.unwrapEffect(Effect.sync(() => layerWithKey(loadMasterKey(options))))

@@ -1,0 +1,65 @@
+/**
+ * `EventLog` on `SqlClient`: events numbered per aggregate, each with an outbox row written in
+ * the same transaction for the dispatchers that follow the log.
+ *
+ * @since 0.1.0
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { Event } from "@kassa/core"
+import { EventLog } from "@kassa/core/ports/EventLog"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { date, int, json, toJson } from "./internal/rows.js"
+
+/** @since 0.1.0 @category layers */
+export const layer = Layer.effect(
+  EventLog,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      append: <C>(event: Event.PendingEvent<C>) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const key = { aggregateType: event.aggregateType, aggregateId: event.aggregateID }
+          let id = 1
+          if (event.first !== true) {
+            // Numbering reads the aggregate's last id: on PostgreSQL two transactions appending to
+            // one aggregate take turns (SQLite runs one writer at a time anyway).
+            yield* sql.onDialectOrElse({
+              pg: () => sql`SELECT pg_advisory_xact_lock(hashtext(${`${event.aggregateType}/${event.aggregateID}`}))`,
+              orElse: () => Effect.void
+            })
+            const [last] = yield* sql<{ last: unknown }>`SELECT COALESCE(MAX(id), 0) AS last FROM events
+              WHERE aggregate_type = ${event.aggregateType} AND aggregate_id = ${event.aggregateID}`
+            id = int(last!.last) + 1
+          }
+          const row = { ...key, id, partyId: event.partyID, createdAt: now, changes: toJson(event.changes) }
+          const outbox = { ...key, eventId: id, partyId: event.partyID, createdAt: now }
+          // The event and its outbox row: one statement on PostgreSQL.
+          yield* sql.onDialectOrElse({
+            pg: () =>
+              sql`WITH e AS (INSERT INTO events ${sql.insert(row)})
+                INSERT INTO outbox ${sql.insert(outbox)}`,
+            orElse: () => Effect.zipRight(sql`INSERT INTO events ${sql.insert(row)}`, sql`INSERT INTO outbox ${sql.insert(outbox)}`)
+          })
+          return { ...event, id, createdAt: new Date(now) } satisfies Event.StoredEvent<C>
+        }).pipe(Effect.orDie),
+      list: (q) =>
+        sql`SELECT * FROM events WHERE aggregate_type = ${q.aggregateType} AND aggregate_id = ${q.aggregateID}
+            AND id > ${q.after} ORDER BY id LIMIT ${q.limit}`.pipe(
+          Effect.map((rows) =>
+            rows.map((r: any): Event.StoredEvent => ({
+              aggregateType: r.aggregateType,
+              aggregateID: r.aggregateId,
+              partyID: r.partyId,
+              id: int(r.id),
+              createdAt: date(r.createdAt),
+              changes: json(r.changes)
+            }))
+          ),
+          Effect.orDie
+        )
+    }
+  })
+)

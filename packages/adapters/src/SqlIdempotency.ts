@@ -1,0 +1,48 @@
+/**
+ * `Idempotency` on `SqlClient`. The primary key (party, operation, externalID) decides races:
+ * the first transaction to insert wins, the others read its record.
+ *
+ * @since 0.1.0
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import { Idempotency, type IdempotencyKey, type IdempotencyRecord } from "@kassa/core/ports/Idempotency"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+
+/** @since 0.1.0 @category layers */
+export const layer = Layer.effect(
+  Idempotency,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const find = (key: IdempotencyKey) =>
+      sql`SELECT entity_id, fingerprint FROM idempotency_keys WHERE party_id = ${key.partyID}
+          AND operation = ${key.operation} AND external_id = ${key.externalID}`.pipe(
+        Effect.map((rows) =>
+          Option.fromNullable(rows[0]).pipe(
+            Option.map((r: any): IdempotencyRecord => ({ entityID: r.entityId, fingerprint: r.fingerprint }))
+          )
+        ),
+        Effect.orDie
+      )
+    return {
+      find,
+      claim: (key, record) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const inserted = yield* sql`INSERT INTO idempotency_keys ${
+            sql.insert({
+              partyId: key.partyID,
+              operation: key.operation,
+              externalId: key.externalID,
+              entityId: record.entityID,
+              fingerprint: record.fingerprint,
+              createdAt: now
+            })
+          } ON CONFLICT DO NOTHING RETURNING entity_id`.pipe(Effect.orDie)
+          return inserted.length > 0 ? Option.none() : yield* find(key)
+        })
+    }
+  })
+)

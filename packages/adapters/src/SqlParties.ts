@@ -1,0 +1,56 @@
+/**
+ * `PartyRepository` on `SqlClient`.
+ *
+ * @since 0.1.0
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import { Ids, Party } from "@kassa/core"
+import { PartyRepository } from "@kassa/core/ports/PartyRepository"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { bool, date, flag, int } from "./internal/rows.js"
+
+/** @internal */
+export const fromRow = (r: any): Party.PartyRecord => ({
+  id: Ids.PartyID.make(r.id),
+  name: r.name,
+  email: r.email,
+  isBlocked: bool(r.isBlocked),
+  isSuspended: bool(r.isSuspended),
+  createdAt: date(r.createdAt),
+  version: int(r.version)
+})
+
+/** @since 0.1.0 @category layers */
+export const layer = Layer.effect(
+  PartyRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      findById: (id) =>
+        sql`SELECT * FROM parties WHERE id = ${id}`.pipe(
+          Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))),
+          Effect.orDie
+        ),
+      insert: (p) =>
+        sql`INSERT INTO parties ${
+          sql.insert({
+            id: p.id,
+            name: p.name,
+            email: p.email,
+            isBlocked: flag(p.isBlocked),
+            isSuspended: flag(p.isSuspended),
+            createdAt: p.createdAt.getTime(),
+            version: p.version
+          })
+        }`.pipe(Effect.asVoid, Effect.orDie),
+      update: (p) =>
+        sql`UPDATE parties SET is_blocked = ${flag(p.isBlocked)}, is_suspended = ${flag(p.isSuspended)},
+            version = ${p.version} WHERE id = ${p.id} AND version = ${p.version - 1} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        )
+    }
+  })
+)

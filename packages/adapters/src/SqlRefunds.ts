@@ -1,0 +1,140 @@
+/**
+ * `RefundRepository` and `ChargebackRepository` on `SqlClient`.
+ *
+ * @since 0.1.0
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { ChargebackRecord } from "@kassa/core/chargeback/Chargeback"
+import { ChargebackRepository } from "@kassa/core/ports/ChargebackRepository"
+import { RefundRepository } from "@kassa/core/ports/RefundRepository"
+import type { RefundRecord } from "@kassa/core/refund/Refund"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { date, int, json, opt, optString, toJson } from "./internal/rows.js"
+
+const refundData = (r: RefundRecord) => ({ reason: r.reason, cart: r.cart, allocation: r.allocation, error: r.error })
+
+const refundFromRow = (r: any): RefundRecord => {
+  const d = json<ReturnType<typeof refundData>>(r.data)
+  return {
+    id: r.id,
+    invoiceID: r.invoiceId,
+    paymentID: r.paymentId,
+    partyID: r.partyId,
+    shopID: r.shopId,
+    ...opt("externalID", optString(r.externalId)),
+    createdAt: date(r.createdAt),
+    amount: int(r.amount),
+    currency: r.currency,
+    ...opt("reason", d.reason),
+    ...opt("cart", d.cart),
+    ...opt("allocation", d.allocation),
+    status: r.status,
+    ...opt("error", d.error),
+    fee: int(r.fee),
+    version: int(r.version)
+  }
+}
+
+const chargebackFromRow = (r: any): ChargebackRecord => ({
+  id: r.id,
+  invoiceID: r.invoiceId,
+  paymentID: r.paymentId,
+  partyID: r.partyId,
+  shopID: r.shopId,
+  createdAt: date(r.createdAt),
+  body: int(r.body),
+  levy: int(r.levy),
+  currency: r.currency,
+  ...opt("reasonCode", optString(r.reasonCode)),
+  stage: r.stage,
+  status: r.status,
+  version: int(r.version)
+})
+
+const byNumber = <A extends { readonly id: string }>(rows: Array<A>) =>
+  rows.sort((a, b) => Number(a.id) - Number(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+
+/** @since 0.1.0 @category layers */
+export const layer = Layer.mergeAll(
+  Layer.effect(
+    RefundRepository,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return {
+        findById: (invoiceID, paymentID, id) =>
+          sql`SELECT * FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}`.pipe(
+            Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(refundFromRow))),
+            Effect.orDie
+          ),
+        listByPayment: (invoiceID, paymentID) =>
+          sql`SELECT * FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}`.pipe(
+            Effect.map((rows) => byNumber(rows.map(refundFromRow))),
+            Effect.orDie
+          ),
+        insert: (r) =>
+          sql`INSERT INTO refunds ${
+            sql.insert({
+              invoiceId: r.invoiceID,
+              paymentId: r.paymentID,
+              id: r.id,
+              partyId: r.partyID,
+              shopId: r.shopID,
+              externalId: r.externalID ?? null,
+              createdAt: r.createdAt.getTime(),
+              amount: r.amount,
+              currency: r.currency,
+              status: r.status,
+              fee: r.fee,
+              data: toJson(refundData(r)),
+              version: r.version
+            })
+          }`.pipe(Effect.asVoid, Effect.orDie),
+        update: (r) =>
+          sql`UPDATE refunds SET status = ${r.status}, data = ${toJson(refundData(r))}, version = ${r.version}
+              WHERE invoice_id = ${r.invoiceID} AND payment_id = ${r.paymentID} AND id = ${r.id}
+              AND version = ${r.version - 1} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+      }
+    })
+  ),
+  Layer.effect(
+    ChargebackRepository,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return {
+        findById: (invoiceID, paymentID, id) =>
+          sql`SELECT * FROM chargebacks WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}`.pipe(
+            Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(chargebackFromRow))),
+            Effect.orDie
+          ),
+        listByPayment: (invoiceID, paymentID) =>
+          sql`SELECT * FROM chargebacks WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}
+              ORDER BY created_at, id`.pipe(Effect.map((rows) => rows.map(chargebackFromRow)), Effect.orDie),
+        insert: (c) =>
+          sql`INSERT INTO chargebacks ${
+            sql.insert({
+              invoiceId: c.invoiceID,
+              paymentId: c.paymentID,
+              id: c.id,
+              partyId: c.partyID,
+              shopId: c.shopID,
+              createdAt: c.createdAt.getTime(),
+              body: c.body,
+              levy: c.levy,
+              currency: c.currency,
+              reasonCode: c.reasonCode ?? null,
+              stage: c.stage,
+              status: c.status,
+              version: c.version
+            })
+          }`.pipe(Effect.asVoid, Effect.orDie),
+        update: (c) =>
+          sql`UPDATE chargebacks SET body = ${c.body}, levy = ${c.levy}, stage = ${c.stage}, status = ${c.status},
+              version = ${c.version}
+              WHERE invoice_id = ${c.invoiceID} AND payment_id = ${c.paymentID} AND id = ${c.id}
+              AND version = ${c.version - 1} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+      }
+    })
+  )
+)

@@ -1,0 +1,109 @@
+/**
+ * `ShopRepository` on `SqlClient`.
+ *
+ * @since 0.1.0
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import { Ids, Shop } from "@kassa/core"
+import { ShopRepository } from "@kassa/core/ports/ShopRepository"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { bool, date, flag, int, json, toJson } from "./internal/rows.js"
+import { fromRow as contractFromRow } from "./SqlContracts.js"
+import { fromRow as partyFromRow } from "./SqlParties.js"
+
+const fromRow = (r: any): Shop.ShopRecord => ({
+  id: Ids.ShopID.make(r.id),
+  partyID: Ids.PartyID.make(r.partyId),
+  createdAt: date(r.createdAt),
+  isBlocked: bool(r.isBlocked),
+  isSuspended: bool(r.isSuspended),
+  currency: r.currency,
+  categoryID: int(r.categoryId),
+  location: json(r.location),
+  details: json(r.details),
+  contractID: Ids.ContractID.make(r.contractId),
+  version: int(r.version)
+})
+
+/** @since 0.1.0 @category layers */
+export const layer = Layer.effect(
+  ShopRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      findById: (partyID, id) =>
+        sql`SELECT * FROM shops WHERE party_id = ${partyID} AND id = ${id}`.pipe(
+          Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))),
+          Effect.orDie
+        ),
+      findGoverned: (partyID, id) =>
+        sql`SELECT s.*, p.name AS p_name, p.email AS p_email, p.is_blocked AS p_is_blocked,
+            p.is_suspended AS p_is_suspended, p.created_at AS p_created_at, p.version AS p_version,
+            c.id AS c_id, c.party_id AS c_party_id, c.created_at AS c_created_at, c.status AS c_status,
+            c.valid_since AS c_valid_since, c.valid_until AS c_valid_until, c.terminated_at AS c_terminated_at,
+            c.contractor AS c_contractor, c.legal_agreement AS c_legal_agreement,
+            c.payment_institution_id AS c_payment_institution_id
+          FROM shops s JOIN parties p ON p.id = s.party_id
+          LEFT JOIN contracts c ON c.party_id = s.party_id AND c.id = s.contract_id
+          WHERE s.party_id = ${partyID} AND s.id = ${id}`.pipe(
+          Effect.map((rows) =>
+            Option.fromNullable(rows[0]).pipe(Option.map((r: any) => ({
+              shop: fromRow(r),
+              party: partyFromRow({
+                id: r.partyId,
+                name: r.pName,
+                email: r.pEmail,
+                isBlocked: r.pIsBlocked,
+                isSuspended: r.pIsSuspended,
+                createdAt: r.pCreatedAt,
+                version: r.pVersion
+              }),
+              contract: r.cId === null || r.cId === undefined ? Option.none() : Option.some(contractFromRow({
+                id: r.cId,
+                partyId: r.cPartyId,
+                createdAt: r.cCreatedAt,
+                status: r.cStatus,
+                validSince: r.cValidSince,
+                validUntil: r.cValidUntil,
+                terminatedAt: r.cTerminatedAt,
+                contractor: r.cContractor,
+                legalAgreement: r.cLegalAgreement,
+                paymentInstitutionId: r.cPaymentInstitutionId
+              }))
+            })))
+          ),
+          Effect.orDie
+        ),
+      listByParty: (partyID) =>
+        sql`SELECT * FROM shops WHERE party_id = ${partyID} ORDER BY created_at, id`.pipe(
+          Effect.map((rows) => rows.map(fromRow)),
+          Effect.orDie
+        ),
+      insert: (s) =>
+        sql`INSERT INTO shops ${
+          sql.insert({
+            partyId: s.partyID,
+            id: s.id,
+            createdAt: s.createdAt.getTime(),
+            isBlocked: flag(s.isBlocked),
+            isSuspended: flag(s.isSuspended),
+            currency: s.currency,
+            categoryId: s.categoryID,
+            location: toJson(s.location),
+            details: toJson(s.details),
+            contractId: s.contractID,
+            version: s.version
+          })
+        }`.pipe(Effect.asVoid, Effect.orDie),
+      update: (s) =>
+        sql`UPDATE shops SET is_blocked = ${flag(s.isBlocked)}, is_suspended = ${flag(s.isSuspended)},
+            version = ${s.version}
+            WHERE party_id = ${s.partyID} AND id = ${s.id} AND version = ${s.version - 1} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        )
+    }
+  })
+)

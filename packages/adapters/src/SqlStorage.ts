@@ -1,0 +1,43 @@
+/**
+ * Every storage port on one `SqlClient`: the layer an embedder provides a client to.
+ *
+ * @since 0.1.0
+ */
+import * as Layer from "effect/Layer"
+import * as SqlApiKeys from "./SqlApiKeys.js"
+import * as SqlContracts from "./SqlContracts.js"
+import * as SqlCustomers from "./SqlCustomers.js"
+import * as SqlEventLog from "./SqlEventLog.js"
+import * as SqlIdempotency from "./SqlIdempotency.js"
+import * as SqlInvoices from "./SqlInvoices.js"
+import * as SqlInvoiceTemplates from "./SqlInvoiceTemplates.js"
+import * as SqlLedger from "./SqlLedger.js"
+import * as SqlParties from "./SqlParties.js"
+import * as SqlPayments from "./SqlPayments.js"
+import * as SqlReferenceData from "./SqlReferenceData.js"
+import * as SqlRefunds from "./SqlRefunds.js"
+import * as SqlShops from "./SqlShops.js"
+import * as SqlTimers from "./SqlTimers.js"
+import * as SqlTransactions from "./SqlTransactions.js"
+import * as SqlWebhooks from "./SqlWebhooks.js"
+
+/** @since 0.1.0 @category layers */
+export const layer = (options?: SqlTimers.SchedulerOptions) =>
+  Layer.mergeAll(
+    SqlParties.layer,
+    SqlShops.layer,
+    SqlContracts.layer,
+    SqlInvoices.layer,
+    SqlInvoiceTemplates.layer,
+    SqlPayments.layer,
+    SqlRefunds.layer,
+    SqlCustomers.layer,
+    SqlLedger.layer,
+    SqlApiKeys.layer,
+    SqlReferenceData.layer,
+    SqlEventLog.layer,
+    SqlIdempotency.layer,
+    SqlTransactions.layer,
+    SqlWebhooks.layer,
+    SqlTimers.layer(options)
+  )

@@ -1,0 +1,106 @@
+/**
+ * `Timers` on `SqlClient`, and the scheduler fiber that fires them.
+ *
+ * A due timer is first claimed (locked for a lease, so that several Kassa processes on one
+ * database never run it at once), then its handler runs in one transaction with the removal of
+ * the timer. A handler that fails leaves the timer to be retried when the lease ends.
+ *
+ * @since 0.1.0
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import { type Timer, Timers } from "@kassa/core/ports/Timers"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { date, json, toJson } from "./internal/rows.js"
+
+/** Runs the timers that are due now; answers how many fired. @since 0.1.0 @category tags */
+export class Scheduler extends Context.Tag("kassa/Scheduler")<Scheduler, {
+  readonly runDue: Effect.Effect<number>
+}>() {}
+
+/** @since 0.1.0 @category models */
+export interface SchedulerOptions {
+  /** How often the scheduler looks for due timers. */
+  readonly pollInterval: Duration.DurationInput
+  /** How long a claimed timer stays locked to its process. */
+  readonly lease: Duration.DurationInput
+}
+
+/**
+ * Provides `Timers` and `Scheduler`; the scheduler fiber polls for due timers while the layer
+ * lives.
+ *
+ * @since 0.1.0 @category layers
+ */
+export const layer = (options: SchedulerOptions = { pollInterval: "250 millis", lease: "1 minute" }) =>
+  Layer.scopedContext(
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const handlers = new Map<string, (timer: Timer) => Effect.Effect<void>>()
+      const leaseMs = Duration.toMillis(options.lease)
+
+      const timers: Timers["Type"] = {
+        schedule: (t) =>
+          sql`INSERT INTO timers ${
+            sql.insert({ kind: t.kind, subject: t.subject, dueAt: t.dueAt.getTime(), payload: toJson(t.payload ?? null) })
+          } ON CONFLICT (kind, subject) DO UPDATE SET due_at = excluded.due_at, payload = excluded.payload,
+            attempts = 0, locked_until = NULL`.pipe(Effect.asVoid, Effect.orDie),
+        cancel: (kind, subject) =>
+          sql`DELETE FROM timers WHERE kind = ${kind} AND subject = ${subject}`.pipe(Effect.asVoid, Effect.orDie),
+        register: (kind, handler) => Effect.sync(() => void handlers.set(kind, handler))
+      }
+
+      const fireOne = (row: any, now: number) =>
+        Effect.gen(function*() {
+          const handler = handlers.get(row.kind)
+          if (handler === undefined) return false
+          const claimed = yield* sql`UPDATE timers SET locked_until = ${now + leaseMs}, attempts = attempts + 1
+            WHERE kind = ${row.kind} AND subject = ${row.subject} AND due_at = ${row.dueAt}
+            AND (locked_until IS NULL OR locked_until <= ${now}) RETURNING kind`
+          if (claimed.length === 0) return false
+          const timer: Timer = { kind: row.kind, subject: row.subject, dueAt: date(row.dueAt), payload: json(row.payload) }
+          yield* handler(timer).pipe(
+            Effect.zipRight(
+              sql`DELETE FROM timers WHERE kind = ${row.kind} AND subject = ${row.subject} AND due_at = ${row.dueAt}`
+            ),
+            sql.withTransaction
+          )
+          return true
+        }).pipe(
+          Effect.catchAllCause((cause) =>
+            Effect.logWarning("timer handler failed; it will be retried", cause).pipe(
+              Effect.annotateLogs({ kind: row.kind, subject: row.subject }),
+              Effect.as(false)
+            )
+          )
+        )
+
+      const runDue = Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const kinds = [...handlers.keys()]
+        if (kinds.length === 0) return 0
+        const due = yield* sql`SELECT kind, subject, due_at, payload FROM timers
+          WHERE due_at <= ${now} AND (locked_until IS NULL OR locked_until <= ${now})
+          AND ${sql.in("kind", kinds)} ORDER BY due_at LIMIT 200`.pipe(Effect.orDie)
+        let fired = 0
+        for (const row of due) if (yield* fireOne(row, now)) fired++
+        return fired
+      })
+
+      // The pauses between passes run on the real clock, while each pass reads the time from
+      // Effect's clock: under a TestClock that jumps days ahead the scheduler does not wake up
+      // once per poll interval of the jump.
+      const pause = Effect.sleep(options.pollInterval).pipe(Effect.withClock(Clock.make()))
+      yield* runDue.pipe(
+        Effect.catchAllCause((cause) => Effect.logError("timer scheduler pass failed", cause)),
+        Effect.zipRight(pause),
+        Effect.forever,
+        Effect.forkScoped
+      )
+
+      return Context.make(Timers, timers).pipe(Context.add(Scheduler, { runDue }))
+    })
+  )

@@ -1,0 +1,7 @@
+export * from "./types.js"
+export * from "./countries.js"
+export * from "./tradeBlocs.js"
+export * from "./categories.js"
+export * from "./schedules.js"
+export * from "./paymentInstitutions.js"
+export * from "./serviceProviders.js"

@@ -1,0 +1,22 @@
+/** @internal Column codecs shared by every repository: the same row reads both dialects. */
+
+export const bool = (v: unknown): boolean => v === true || v === 1 || v === "1" || v === "t"
+export const flag = (b: boolean): number => (b ? 1 : 0)
+
+export const int = (v: unknown): number => (typeof v === "number" ? v : Number(v))
+
+export const date = (v: unknown): Date => new Date(int(v))
+export const optDate = (v: unknown): Date | undefined => (v === null || v === undefined ? undefined : date(v))
+export const ms = (d: Date): number => d.getTime()
+export const optMs = (d: Date | undefined): number | null => (d === undefined ? null : d.getTime())
+
+export const json = <A>(v: unknown): A => (typeof v === "string" ? JSON.parse(v) : v) as A
+export const optJson = <A>(v: unknown): A | undefined => (v === null || v === undefined ? undefined : json<A>(v))
+export const toJson = (v: unknown): string => JSON.stringify(v)
+export const optToJson = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v))
+
+export const optString = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : String(v))
+
+/** Copies `key: value` only when the value is present (for `exactOptionalPropertyTypes`). */
+export const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
+  (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }

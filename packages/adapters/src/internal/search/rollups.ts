@@ -1,0 +1,310 @@
+/**
+ * @internal
+ * Reading and folding the rollups of migration 0010. A time range is cut into aligned blocks of
+ * days, hours and quarter hours (UTC) answered by `search_rollups` plus the deltas not folded
+ * yet (summed in one statement: exact at every moment), and raw pieces shorter than a quarter
+ * hour answered by the rows themselves.
+ */
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
+import type { Scope, StatsQuery, StatsRow } from "@kassa/core/ports/SearchRepository"
+import * as Effect from "effect/Effect"
+import { int } from "../rows.js"
+import { SUCCESSFUL } from "./conditions.js"
+
+type Sql = SqlClient.SqlClient
+
+export const QUARTER = 900_000
+export const HOUR = 3_600_000
+export const DAY = 86_400_000
+
+export type Grain = "d" | "h" | "q"
+export const grainMs: Record<Grain, number> = { d: DAY, h: HOUR, q: QUARTER }
+
+/** Aligned blocks (indices from the epoch, per grain) and raw pieces `[from, to)`. */
+export interface Cover {
+  readonly blocks: Record<Grain, Array<number>>
+  readonly raw: Array<[number, number]>
+}
+
+/**
+ * Cuts `[from, to)` at `boundaries` (ascending, inside the range) and covers each piece with the
+ * largest aligned blocks that fit: no block crosses a boundary.
+ */
+export const cover = (from: number, to: number, boundaries: ReadonlyArray<number> = []): Cover => {
+  const blocks: Record<Grain, Array<number>> = { d: [], h: [], q: [] }
+  const raw: Array<[number, number]> = []
+  const addRaw = (a: number, b: number) => {
+    const last = raw[raw.length - 1]
+    if (last !== undefined && last[1] === a) last[1] = b
+    else raw.push([a, b])
+  }
+  const piece = (a: number, b: number) => {
+    let t = a
+    const head = Math.min(Math.ceil(t / QUARTER) * QUARTER, b)
+    if (head > t) {
+      addRaw(t, head)
+      t = head
+    }
+    while (t % HOUR !== 0 && t + QUARTER <= b) (blocks.q.push(t / QUARTER), t += QUARTER)
+    if (t % HOUR === 0) {
+      while (t % DAY !== 0 && t + HOUR <= b) (blocks.h.push(t / HOUR), t += HOUR)
+      if (t % DAY === 0) while (t + DAY <= b) (blocks.d.push(t / DAY), t += DAY)
+      while (t + HOUR <= b) (blocks.h.push(t / HOUR), t += HOUR)
+    }
+    while (t + QUARTER <= b) (blocks.q.push(t / QUARTER), t += QUARTER)
+    if (t < b) addRaw(t, b)
+  }
+  let start = from
+  for (const boundary of [...boundaries, to]) {
+    if (boundary > start) piece(start, boundary)
+    start = Math.max(start, boundary)
+  }
+  return { blocks, raw }
+}
+
+/** Runs of consecutive indices: `[first, end)`. */
+export const runs = (indices: ReadonlyArray<number>): Array<[number, number]> => {
+  const out: Array<[number, number]> = []
+  for (const i of indices) {
+    const last = out[out.length - 1]
+    if (last !== undefined && last[1] === i) last[1] = i + 1
+    else out.push([i, i + 1])
+  }
+  return out
+}
+
+/** The most OR-ed ranges in one condition: more cost PostgreSQL more to plan than to run. */
+const MAX_RANGES = 32
+/** The most values in one IN list. */
+const MAX_LIST = 5_000
+
+/**
+ * The rollup rows of `kind` at `grain` for blocks `indices`, with the deltas of those blocks,
+ * as one source `(t, k1, k2, n, amount, fee)`; `undefined` when the blocks are too scattered to
+ * name (the caller then reads their whole span and keeps the blocks it wants).
+ */
+const source = (
+  sql: Sql,
+  scope: Scope,
+  kind: string,
+  grain: Grain,
+  indices: ReadonlyArray<number>,
+  k1: string | undefined,
+  scattered: "span" | "fail"
+): Statement.Fragment | undefined => {
+  const ratio = sql.literal(String(grainMs[grain] / QUARTER))
+  const r = runs(indices)
+  let rolled: Statement.Fragment
+  let pending: Statement.Fragment
+  if (r.length <= MAX_RANGES || scattered === "span") {
+    const ranges = r.length <= MAX_RANGES ? r : [[r[0]![0], r[r.length - 1]![1]] as const]
+    const scale = grainMs[grain] / QUARTER
+    // ranges on the columns themselves (indexable); deltas count quarter hours
+    rolled = sql.or(ranges.map(([a, b]) => sql`t >= ${a} AND t < ${b}`))
+    pending = sql.or(ranges.map(([a, b]) => sql`q >= ${a * scale} AND q < ${b * scale}`))
+  } else if (indices.length <= MAX_LIST) {
+    rolled = sql`t IN ${sql.in(indices)}`
+    pending = sql`q / ${ratio} IN ${sql.in(indices)}`
+  } else {
+    return undefined
+  }
+  const scoped = sql`party_id = ${scope.partyID} AND shop_id = ${scope.shopID} AND kind = ${kind}${
+    k1 === undefined ? sql`` : sql` AND k1 = ${k1}`
+  }`
+  return sql`SELECT t, k1, k2, n, amount, fee FROM search_rollups
+      WHERE ${scoped} AND grain = ${sql.literal(`'${grain}'`)} AND ${rolled}
+    UNION ALL
+    SELECT q / ${ratio} AS t, k1, k2, n, amount, fee FROM search_deltas WHERE ${scoped} AND ${pending}`
+}
+
+/** The rows of `kind` in a cover's blocks (optionally of one `k1`), counted: a scalar subquery. */
+export const countOf = (sql: Sql, scope: Scope, kind: string, blocks: Cover["blocks"], k1?: string): Statement.Fragment => {
+  const parts = (["d", "h", "q"] as const).flatMap((grain) =>
+    blocks[grain].length === 0 ? [] : [source(sql, scope, kind, grain, blocks[grain], k1, "span")!]
+  )
+  return parts.length === 0
+    ? sql`0`
+    : sql`(SELECT COALESCE(SUM(n), 0) FROM (${sql.join(" UNION ALL ", false)(parts)}) AS rolled)`
+}
+
+/** Rows of `kind` per block of a cover: `[start, end)` in ms with their count. */
+export const perBlock = (sql: Sql, scope: Scope, kind: string, blocks: Cover["blocks"], k1?: string) =>
+  Effect.forEach((["d", "h", "q"] as const).filter((g) => blocks[g].length > 0), (grain) =>
+    sql<{ t: unknown; n: unknown }>`SELECT t, SUM(n) AS n FROM (${
+      source(sql, scope, kind, grain, blocks[grain], k1, "span")!
+    }) AS rolled GROUP BY t`.pipe(
+      Effect.map((rows) => {
+        const wanted = new Set(blocks[grain])
+        return rows.flatMap((r) => {
+          const t = int(r.t)
+          return wanted.has(t) ? [{ start: t * grainMs[grain], end: (t + 1) * grainMs[grain], n: int(r.n) }] : []
+        })
+      })
+    )).pipe(Effect.map((all) => all.flat()))
+
+/**
+ * Sums of `kind` per bucket and keys over a cover's blocks (each block lies in one bucket:
+ * `bucket = (start - from) / bucketMs`).
+ */
+export const perBucketAndKeys = (
+  sql: Sql,
+  scope: Scope,
+  kind: string,
+  blocks: Cover["blocks"],
+  from: number,
+  to: number,
+  bucketMs: number
+) =>
+  Effect.forEach((["d", "h", "q"] as const).filter((g) => blocks[g].length > 0), (grain) => {
+    const length = grainMs[grain]
+    // integer division on both dialects (SQLite binds JavaScript numbers as REAL)
+    const bucketOf = (start: Statement.Fragment) =>
+      sql`(${start} - CAST(${from} AS BIGINT)) / CAST(${bucketMs} AS BIGINT)`
+    const start = sql`t * ${sql.literal(String(length))}`
+    const named = source(sql, scope, kind, grain, blocks[grain], undefined, "fail")
+    // too scattered to name: the blocks of the span that a cover takes, told by arithmetic (a block
+    // lies in the window and in one bucket, and the block of the next grain holding it does not)
+    const inside = (s: Statement.Fragment, len: number) =>
+      sql`(${s} >= ${from} AND ${s} + ${sql.literal(String(len))} <= ${to}
+        AND ${bucketOf(s)} = ${bucketOf(sql`${s} + ${sql.literal(String(len - 1))}`)})`
+    const parent = grain === "q" ? HOUR : DAY
+    const taken = grain === "d"
+      ? inside(start, DAY)
+      : sql`${inside(start, length)} AND NOT ${
+        inside(sql`(${start} / ${sql.literal(String(parent))}) * ${sql.literal(String(parent))}`, parent)
+      }`
+    return sql`SELECT ${bucketOf(start)} AS segment, k1, k2, SUM(n) AS n, SUM(amount) AS amount, SUM(fee) AS fee
+        FROM (${named ?? source(sql, scope, kind, grain, blocks[grain], undefined, "span")!}) AS rolled
+        ${named === undefined ? sql`WHERE ${taken}` : sql``}
+        GROUP BY 1, k1, k2`.pipe(
+      Effect.map((rows) =>
+        rows.map((r: any) => ({
+          segment: int(r.segment),
+          k1: r.k1 as string,
+          k2: r.k2 as string,
+          n: int(r.n),
+          amount: int(r.amount),
+          fee: int(r.fee)
+        }))
+      )
+    )
+  }).pipe(Effect.map((all) => all.flat()))
+
+const successful = new Set<string>(SUCCESSFUL)
+
+/**
+ * Which rollup answers a statistics query, and how its rows read; `undefined` when none does
+ * (the query is then answered from the payments themselves).
+ */
+export const planOf = (q: StatsQuery):
+  | {
+    readonly kind: string
+    readonly read: (r: { k1: string; k2: string; n: number; amount: number; fee: number }) => Omit<StatsRow, "segment"> | undefined
+  }
+  | undefined =>
+{
+  const by = q.by.join(",")
+  if (by === "" && !q.successfulOnly && !q.bankCardOnly) {
+    return {
+      kind: "ps",
+      read: (r) => {
+        const ok = successful.has(r.k1)
+        return { total: r.n, successful: ok ? r.n : 0, revenue: ok ? r.amount : 0, fee: ok ? r.fee : 0 }
+      }
+    }
+  }
+  const all = (r: { n: number; amount: number; fee: number }) => ({ total: r.n, successful: r.n, revenue: r.amount, fee: r.fee })
+  if (by === "currency" && q.successfulOnly && !q.bankCardOnly) {
+    return { kind: "ps", read: (r) => (successful.has(r.k1) ? { currency: r.k2, ...all(r) } : undefined) }
+  }
+  if (by === "country,currency" && q.successfulOnly && !q.bankCardOnly) {
+    return { kind: "pg", read: (r) => ({ country: r.k1 === "" ? null : r.k1, currency: r.k2, ...all(r) }) }
+  }
+  if (by === "paymentSystem,currency" && q.successfulOnly && q.bankCardOnly) {
+    return { kind: "pm", read: (r) => ({ paymentSystem: r.k1, currency: r.k2, ...all(r) }) }
+  }
+  return undefined
+}
+
+/** The bucket boundaries strictly inside `[from, to)`. */
+export const boundaries = (from: number, to: number, bucketMs: number): Array<number> => {
+  const out: Array<number> = []
+  for (let b = from + bucketMs; b < to; b += bucketMs) out.push(b)
+  return out
+}
+
+/** Sums rows of equal segment and keys; drops the empty ones (rollups may hold zeros). */
+export const merge = (rows: ReadonlyArray<StatsRow>): ReadonlyArray<StatsRow> => {
+  const groups = new Map<string, StatsRow>()
+  for (const r of rows) {
+    const id = JSON.stringify([r.segment, r.currency, r.country, r.paymentSystem])
+    const g = groups.get(id)
+    groups.set(
+      id,
+      g === undefined ? r : {
+        ...g,
+        total: g.total + r.total,
+        successful: g.successful + r.successful,
+        revenue: g.revenue + r.revenue,
+        fee: g.fee + r.fee
+      }
+    )
+  }
+  return [...groups.values()].filter((r) => r.total !== 0)
+}
+
+/**
+ * Folds up to `batch` deltas into the rollups at every grain; answers how many it folded. On
+ * PostgreSQL one compactor at a time (an advisory lock), deleting exactly the deltas it adds;
+ * on SQLite the single writer makes the statements atomic.
+ */
+export const compact = (sql: Sql, batch: number): Effect.Effect<number, SqlError> => {
+  const fold = (from: Statement.Fragment) =>
+    sql.join(" UNION ALL ", false)(
+      (["d", "h", "q"] as const).map((grain) =>
+        sql`SELECT party_id, shop_id, kind, ${sql.literal(`'${grain}'`)} AS grain, q / ${sql.literal(String(grainMs[grain] / QUARTER))} AS t,
+            k1, k2, SUM(n) AS n, SUM(amount) AS amount, SUM(fee) AS fee
+            FROM ${from} GROUP BY party_id, shop_id, kind, q / ${sql.literal(String(grainMs[grain] / QUARTER))}, k1, k2`
+      )
+    )
+  const upsert = sql`ON CONFLICT (party_id, shop_id, kind, grain, t, k1, k2) DO UPDATE SET
+    n = search_rollups.n + excluded.n,
+    amount = search_rollups.amount + excluded.amount,
+    fee = search_rollups.fee + excluded.fee`
+  return sql.withTransaction(
+    sql.onDialectOrElse({
+      pg: () =>
+        Effect.gen(function*() {
+          const [lock] = yield* sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(7262021) AS locked`
+          if (lock?.locked !== true) return 0
+          const folded = yield* sql<{ n: unknown }>`
+            WITH moved AS (
+              DELETE FROM search_deltas WHERE seq IN (SELECT seq FROM search_deltas ORDER BY seq LIMIT ${batch})
+              RETURNING party_id, shop_id, kind, q, k1, k2, n, amount, fee
+            ), summed AS (
+              INSERT INTO search_rollups (party_id, shop_id, kind, grain, t, k1, k2, n, amount, fee)
+              SELECT * FROM (${fold(sql`moved`)}) AS folded ORDER BY party_id, shop_id, kind, grain, t, k1, k2
+              ${upsert}
+            )
+            SELECT COUNT(*) AS n FROM moved`
+          return int(folded[0]?.n ?? 0)
+        }),
+      orElse: () =>
+        Effect.gen(function*() {
+          const [last] = yield* sql<{ seq: unknown; n: unknown }>`
+            SELECT MAX(seq) AS seq, COUNT(*) AS n FROM (SELECT seq FROM search_deltas ORDER BY seq LIMIT ${batch}) AS next`
+          const n = int(last?.n ?? 0)
+          if (n === 0) return 0
+          const upTo = int(last!.seq)
+          // SQLite: an upsert's SELECT needs a WHERE clause
+          yield* sql`INSERT INTO search_rollups (party_id, shop_id, kind, grain, t, k1, k2, n, amount, fee)
+            SELECT * FROM (${fold(sql`(SELECT * FROM search_deltas WHERE seq <= ${upTo}) AS pending`)}) AS folded WHERE true
+            ${upsert}`
+          yield* sql`DELETE FROM search_deltas WHERE seq <= ${upTo}`
+          return n
+        })
+    })
+  )
+}

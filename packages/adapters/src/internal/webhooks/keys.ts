@@ -1,0 +1,85 @@
+/**
+ * @internal
+ * Webhook key pairs with node:crypto: RSA-2048, the public half as a PEM SPKI block, the private
+ * half sealed with AES-256-GCM under a key derived from the master key. Signatures are
+ * RSASSA-PKCS1-v1_5 / SHA-256 in URL-safe base64 with padding.
+ */
+import type { GeneratedKey } from "@kassa/core/ports/WebhookKeys"
+import * as Effect from "effect/Effect"
+import {
+  createCipheriv,
+  createDecipheriv,
+  createPrivateKey,
+  generateKeyPair,
+  hkdfSync,
+  type KeyObject,
+  randomBytes,
+  sign as rsaSign
+} from "node:crypto"
+
+const IV_BYTES = 12
+const TAG_BYTES = 16
+const AAD = Buffer.from("kassa-webhook/private-key", "utf8")
+const PREFIX = "wk1."
+
+/** @internal `-----BEGIN PUBLIC KEY-----\n` + base64 in 64-character lines + `\n-----END PUBLIC KEY-----`. */
+export const pemOfSpki = (der: Uint8Array): string => {
+  const b64 = Buffer.from(der).toString("base64")
+  const lines = b64.match(/.{1,64}/g) ?? []
+  return `-----BEGIN PUBLIC KEY-----\n${lines.join("\n")}\n-----END PUBLIC KEY-----`
+}
+
+/** @internal URL-safe base64 keeping the `=` padding (as Java's URL encoder writes it). */
+export const base64UrlPadded = (bytes: Uint8Array): string =>
+  Buffer.from(bytes).toString("base64").replace(/\+/g, "-").replace(/\//g, "_")
+
+/** @internal */
+export const makeKeys = (masterKey: Buffer) => {
+  if (masterKey.length !== 32) throw new Error("the webhook keys' master key must be 32 bytes")
+  const sealKey = Buffer.from(hkdfSync("sha256", masterKey, Buffer.alloc(0), "kassa-webhook-keys", 32))
+  const seal = (plaintext: Buffer): string => {
+    const iv = randomBytes(IV_BYTES)
+    const cipher = createCipheriv("aes-256-gcm", sealKey, iv, { authTagLength: TAG_BYTES })
+    cipher.setAAD(AAD)
+    const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()])
+    return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString("base64")
+  }
+  const open = (ref: string): Buffer => {
+    try {
+      if (!ref.startsWith(PREFIX)) throw new Error("format")
+      const bytes = Buffer.from(ref.slice(PREFIX.length), "base64")
+      const decipher = createDecipheriv("aes-256-gcm", sealKey, bytes.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES })
+      decipher.setAAD(AAD)
+      decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES))
+      return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()])
+    } catch {
+      // Never the key material, only what went wrong.
+      throw new Error("webhook keys: cannot open a private key (wrong master key or altered record)")
+    }
+  }
+  // Opened keys by reference: a reference never changes once written.
+  const opened = new Map<string, KeyObject>()
+  const keyOf = (ref: string): KeyObject => {
+    let key = opened.get(ref)
+    if (key === undefined) {
+      key = createPrivateKey({ key: open(ref), format: "der", type: "pkcs8" })
+      if (opened.size > 10_000) opened.clear()
+      opened.set(ref, key)
+    }
+    return key
+  }
+
+  const generate: Effect.Effect<GeneratedKey> = Effect.async<GeneratedKey>((resume) => {
+    generateKeyPair("rsa", { modulusLength: 2048, publicExponent: 0x10001 }, (error, publicKey, privateKey) => {
+      if (error) return resume(Effect.die(error))
+      const spki = publicKey.export({ type: "spki", format: "der" })
+      const pkcs8 = privateKey.export({ type: "pkcs8", format: "der" })
+      resume(Effect.succeed({ publicKeyPem: pemOfSpki(spki), privateKeyRef: seal(pkcs8) }))
+    })
+  })
+
+  const sign = (privateKeyRef: string, body: Uint8Array): Effect.Effect<string> =>
+    Effect.sync(() => base64UrlPadded(rsaSign("sha256", body, keyOf(privateKeyRef))))
+
+  return { generate, sign }
+}

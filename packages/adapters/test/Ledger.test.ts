@@ -1,0 +1,360 @@
+import { assert, layer } from "@effect/vitest"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Database from "@kassa/adapters/Database"
+import * as RandomIds from "@kassa/adapters/RandomIds"
+import * as SqlLedger from "@kassa/adapters/SqlLedger"
+import * as Model from "@kassa/core/ledger/LedgerModel"
+import { type AccountKey, type Batch, Ledger, type Posting } from "@kassa/core/ports/Ledger"
+import * as Dialects from "@kassa/testing/Dialects"
+import * as TestDatabase from "@kassa/testing/TestDatabase"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as FastCheck from "effect/FastCheck"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import migration from "../src/internal/migrations/0006_ledger.js"
+
+/** A scratch database with only the ledger's migration run (it is registered elsewhere). */
+const ledgerLayer = (dialect: Dialects.Dialect) =>
+  Layer.unwrapScoped(
+    Effect.map(TestDatabase.acquire(dialect), ({ database }) =>
+      SqlLedger.layer.pipe(
+        Layer.provideMerge(Layer.effectDiscard(Effect.orDie(migration)).pipe(Layer.provideMerge(Database.layer(database))))
+      ))
+  )
+
+/** Runs the effect in its own transaction, as callers of the ledger do. */
+const tx = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(effect).pipe(Effect.orDie))
+
+/** The defect's message, or undefined when the effect succeeded. */
+const defect = <A, R>(effect: Effect.Effect<A, never, R>) =>
+  effect.pipe(
+    Effect.as<string | undefined>(undefined),
+    Effect.catchAllDefect((d) => Effect.succeed(d instanceof Error ? d.message : String(d)))
+  )
+
+const balanceOf = (id: number) =>
+  Effect.flatMap(Ledger, (ledger) => ledger.balance(id)).pipe(
+    Effect.map((b) => {
+      const { own, minAvailable, maxAvailable } = Option.getOrThrow(b)
+      return { own, minAvailable, maxAvailable }
+    })
+  )
+
+const posting = (from: number, to: number, amount: number, currency = "RUB", description = "d"): Posting => ({
+  from,
+  to,
+  amount,
+  currency,
+  description
+})
+
+/** A provider, a merchant and a system account in RUB, fresh for each test. */
+const threeAccounts = Effect.gen(function*() {
+  const ledger = yield* Ledger
+  const party = `party-${RandomIds.make()}`
+  const merchant = yield* tx(ledger.account({ kind: "settlement", partyID: party, shopID: "shop", currency: "RUB" }))
+  const provider = yield* tx(ledger.account({ kind: "provider", partyID: party, currency: "RUB" }))
+  const system = yield* tx(ledger.account({ kind: "system", partyID: party, currency: "RUB" }))
+  return { merchant, provider, system }
+})
+
+const flow = (a: { provider: number; merchant: number; system: number }, amount: number) => [
+  posting(a.provider, a.merchant, amount, "RUB", "payment"),
+  posting(a.merchant, a.system, Math.round(amount * 0.045), "RUB", "merchant fee"),
+  posting(a.system, a.provider, Math.round(amount * 0.02), "RUB", "provider fee")
+]
+const reverse = (postings: ReadonlyArray<Posting>) => postings.map((p) => ({ ...p, from: p.to, to: p.from }))
+
+// --- the random sequence shared with the model ----------------------------------------------
+
+/** Account slots: 0–3 in RUB, 4–6 in USD. */
+const SLOTS = [0, 1, 2, 3, 4, 5, 6] as const
+const slotCurrency = (slot: number) => (slot < 4 ? "RUB" : "USD")
+
+type SlotPosting = { readonly from: number; readonly to: number; readonly amount: number; readonly currency: string }
+type Step =
+  | { readonly _tag: "hold"; readonly plan: number; readonly id: number | "next"; readonly postings: ReadonlyArray<SlotPosting> }
+  | { readonly _tag: "commit" | "rollback"; readonly plan: number }
+
+const pairArb = (slots: ReadonlyArray<number>) =>
+  FastCheck.tuple(FastCheck.constantFrom(...slots), FastCheck.constantFrom(...slots)).filter(([a, b]) => a !== b)
+
+const slotPostingArb: FastCheck.Arbitrary<SlotPosting> = FastCheck.oneof(
+  { weight: 9, arbitrary: FastCheck.tuple(FastCheck.oneof(pairArb([0, 1, 2, 3]), pairArb([4, 5, 6])), FastCheck.integer({ min: 0, max: 5_000 })).map(
+    ([[from, to], amount]) => ({ from, to, amount, currency: slotCurrency(from) })
+  ) },
+  // a currency mismatch, refused
+  { weight: 1, arbitrary: FastCheck.constant({ from: 0, to: 4, amount: 10, currency: "RUB" }) }
+)
+
+const stepArb: FastCheck.Arbitrary<Step> = FastCheck.oneof(
+  {
+    weight: 5,
+    arbitrary: FastCheck.record({
+      _tag: FastCheck.constant("hold" as const),
+      plan: FastCheck.integer({ min: 0, max: 2 }),
+      id: FastCheck.oneof(FastCheck.constant("next" as const), FastCheck.integer({ min: 1, max: 4 })),
+      postings: FastCheck.array(slotPostingArb, { minLength: 1, maxLength: 3 })
+    })
+  },
+  { weight: 2, arbitrary: FastCheck.record({ _tag: FastCheck.constantFrom("commit" as const, "rollback" as const), plan: FastCheck.integer({ min: 0, max: 2 }) }) }
+)
+
+for (const dialect of Dialects.dialects()) {
+  layer(ledgerLayer(dialect), { timeout: "60 seconds" })(`SqlLedger [${dialect}]`, (it) => {
+    it.effect("account is get-or-create: the same key answers the same id, on every kind", () =>
+      Effect.gen(function*() {
+        const ledger = yield* Ledger
+        const party = `party-${RandomIds.make()}`
+        const settlement: AccountKey = { kind: "settlement", partyID: party, shopID: "shop-1", currency: "RUB" }
+        const id = yield* tx(ledger.account(settlement))
+        assert.strictEqual(yield* tx(ledger.account(settlement)), id)
+        assert.strictEqual(yield* tx(ledger.account({ ...settlement })), id)
+        const others = [
+          { ...settlement, currency: "USD" },
+          { ...settlement, kind: "guarantee" as const },
+          { ...settlement, shopID: "shop-2" }
+        ]
+        const otherIds = []
+        for (const key of others) otherIds.push(yield* tx(ledger.account(key)))
+        assert.strictEqual(new Set([id, ...otherIds]).size, 4)
+
+        // a platform account (no party, no shop) is unique too: '' rather than NULL in the key
+        const currency = `P${RandomIds.make(2).toUpperCase()}`
+        const platform: AccountKey = { kind: "system", currency }
+        const systemID = yield* tx(ledger.account(platform))
+        assert.strictEqual(yield* tx(ledger.account(platform)), systemID)
+        assert.strictEqual(yield* tx(ledger.account({ kind: "system", partyID: undefined, shopID: undefined, currency })), systemID)
+        assert.notStrictEqual(yield* tx(ledger.account({ kind: "provider", currency })), systemID)
+
+        assert.deepStrictEqual(
+          yield* ledger.balance(id),
+          Option.some({ id, currency: "RUB", own: 0, minAvailable: 0, maxAvailable: 0, key: settlement })
+        )
+        assert.deepStrictEqual(
+          yield* ledger.balance(systemID),
+          Option.some({ id: systemID, currency, own: 0, minAvailable: 0, maxAvailable: 0, key: platform })
+        )
+        assert.isTrue(Option.isNone(yield* ledger.balance(999_999_999)))
+        assert.isTrue(Option.isNone(yield* ledger.balance(1.5)))
+      }))
+
+    it.effect("20 concurrent get-or-creates of one key open one account", () =>
+      Effect.gen(function*() {
+        const ledger = yield* Ledger
+        const key: AccountKey = { kind: "guarantee", partyID: `party-${RandomIds.make()}`, shopID: "shop", currency: "RUB" }
+        const ids = yield* Effect.all(Array.from({ length: 20 }, () => tx(ledger.account(key))), { concurrency: "unbounded" })
+        assert.strictEqual(new Set(ids).size, 1)
+        const platform: AccountKey = { kind: "provider", currency: `C${RandomIds.make(2).toUpperCase()}` }
+        const platformIds = yield* Effect.all(Array.from({ length: 20 }, () => tx(ledger.account(platform))), { concurrency: "unbounded" })
+        assert.strictEqual(new Set(platformIds).size, 1)
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql`SELECT COUNT(*) AS n FROM ledger_accounts WHERE party_id = ${key.partyID!}`
+        assert.strictEqual(Number(rows[0]!.n), 1)
+      }))
+
+    it.effect("hold, then commit: pending amounts move into own (partial capture)", () =>
+      Effect.gen(function*() {
+        const ledger = yield* Ledger
+        const a = yield* threeAccounts
+        const plan = `invoice-${RandomIds.make()}.payment-1`
+        const batches: ReadonlyArray<Batch> = [
+          { id: 1, postings: flow(a, 1000) },
+          { id: 2, postings: reverse(flow(a, 1000)) },
+          { id: 3, postings: flow(a, 600) }
+        ]
+        yield* tx(ledger.hold(plan, batches[0]!))
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 0, minAvailable: 0, maxAvailable: 955 })
+        assert.deepStrictEqual(yield* balanceOf(a.provider), { own: 0, minAvailable: -980, maxAvailable: 0 })
+        assert.deepStrictEqual(yield* balanceOf(a.system), { own: 0, minAvailable: 0, maxAvailable: 25 })
+        yield* tx(ledger.hold(plan, batches[1]!))
+        yield* tx(ledger.hold(plan, batches[2]!))
+        // re-sending a held batch is a no-op
+        yield* tx(ledger.hold(plan, JSON.parse(JSON.stringify(batches[1]!))))
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 0, minAvailable: -955, maxAvailable: 1528 })
+        assert.deepStrictEqual(yield* balanceOf(a.provider), { own: 0, minAvailable: -1568, maxAvailable: 980 })
+        assert.deepStrictEqual(yield* balanceOf(a.system), { own: 0, minAvailable: -25, maxAvailable: 40 })
+        assert.deepStrictEqual(yield* ledger.plan(plan), Option.some({ id: plan, state: "hold" as const, batches }))
+
+        yield* tx(ledger.commit(plan))
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 573, minAvailable: 573, maxAvailable: 573 })
+        assert.deepStrictEqual(yield* balanceOf(a.provider), { own: -588, minAvailable: -588, maxAvailable: -588 })
+        assert.deepStrictEqual(yield* balanceOf(a.system), { own: 15, minAvailable: 15, maxAvailable: 15 })
+        // a repeated commit is a no-op
+        yield* tx(ledger.commit(plan))
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 573, minAvailable: 573, maxAvailable: 573 })
+        assert.deepStrictEqual(Option.map(yield* ledger.plan(plan), (p) => p.state), Option.some("commit" as const))
+        assert.isTrue(Option.isNone(yield* ledger.plan(`${plan}-unknown`)))
+      }))
+
+    it.effect("hold, then rollback: pending amounts are released, own is unchanged", () =>
+      Effect.gen(function*() {
+        const ledger = yield* Ledger
+        const a = yield* threeAccounts
+        yield* tx(ledger.hold(`first-${a.merchant}`, { id: 1, postings: flow(a, 2000) }))
+        yield* tx(ledger.commit(`first-${a.merchant}`))
+        const plan = `refund-${a.merchant}`
+        yield* tx(ledger.hold(plan, { id: 7, postings: [posting(a.merchant, a.provider, 500), posting(a.merchant, a.system, 10)] }))
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 1910, minAvailable: 1400, maxAvailable: 1910 })
+        assert.deepStrictEqual(yield* balanceOf(a.provider), { own: -1960, minAvailable: -1960, maxAvailable: -1460 })
+        yield* tx(ledger.rollback(plan))
+        yield* tx(ledger.rollback(plan))
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 1910, minAvailable: 1910, maxAvailable: 1910 })
+        assert.deepStrictEqual(yield* balanceOf(a.provider), { own: -1960, minAvailable: -1960, maxAvailable: -1960 })
+        assert.deepStrictEqual(yield* balanceOf(a.system), { own: 50, minAvailable: 50, maxAvailable: 50 })
+      }))
+
+    it.effect("misuse is a defect with the reason, and changes nothing", () =>
+      Effect.gen(function*() {
+        const ledger = yield* Ledger
+        const a = yield* threeAccounts
+        const usd = yield* tx(ledger.account({ kind: "system", partyID: `p-${a.merchant}`, currency: "USD" }))
+        const plan = `misuse-${a.merchant}`
+        const batch = { id: 2, postings: [posting(a.provider, a.merchant, 100)] }
+        yield* tx(ledger.hold(plan, batch))
+        const before = yield* Effect.all([balanceOf(a.merchant), balanceOf(a.provider), ledger.plan(plan)])
+
+        const changed = yield* defect(tx(ledger.hold(plan, { id: 2, postings: [posting(a.provider, a.merchant, 101)] })))
+        assert.match(changed!, /Ledger\.hold: batch 2 of plan misuse-\d+ was held with other postings/)
+        assert.match((yield* defect(tx(ledger.hold(plan, { id: 1, postings: [posting(a.provider, a.merchant, 1)] }))))!, /must be greater/)
+        assert.match((yield* defect(tx(ledger.hold(plan, { id: 3, postings: [posting(a.provider, usd, 1)] }))))!, /is in RUB/)
+        assert.match((yield* defect(tx(ledger.hold(plan, { id: 3, postings: [posting(a.merchant, a.merchant, 1)] }))))!, /to itself/)
+        assert.match((yield* defect(tx(ledger.hold(plan, { id: 3, postings: [] }))))!, /no postings/)
+        assert.match((yield* defect(tx(ledger.hold(plan, { id: 3, postings: [posting(a.provider, a.merchant, -5)] }))))!, /invalid amount/)
+        assert.match((yield* defect(tx(ledger.commit(`${plan}-unknown`))))!, /Ledger\.commit: plan .* is not held/)
+        assert.deepStrictEqual(yield* Effect.all([balanceOf(a.merchant), balanceOf(a.provider), ledger.plan(plan)]), before)
+
+        yield* tx(ledger.commit(plan))
+        assert.match((yield* defect(tx(ledger.hold(plan, { id: 3, postings: [posting(a.provider, a.merchant, 1)] }))))!, /Unable to change plan state: plan .* is committed/)
+        assert.match((yield* defect(tx(ledger.hold(plan, batch))))!, /Unable to change plan state/)
+        assert.match((yield* defect(tx(ledger.rollback(plan))))!, /Ledger\.rollback: Unable to change plan state/)
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 100, minAvailable: 100, maxAvailable: 100 })
+
+        const other = `misuse-2-${a.merchant}`
+        yield* tx(ledger.hold(other, batch))
+        yield* tx(ledger.rollback(other))
+        assert.match((yield* defect(tx(ledger.commit(other))))!, /Ledger\.commit: Unable to change plan state: plan .* is rolled back/)
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 100, minAvailable: 100, maxAvailable: 100 })
+      }))
+
+    it.effect("a rolled-back transaction around a hold leaves no trace", () =>
+      Effect.gen(function*() {
+        const ledger = yield* Ledger
+        const a = yield* threeAccounts
+        const plan = `aborted-${a.merchant}`
+        const party = `party-${RandomIds.make()}`
+        const sql = yield* SqlClient.SqlClient
+        let opened = -1
+        const aborted = yield* sql.withTransaction(Effect.gen(function*() {
+          opened = yield* ledger.account({ kind: "guarantee", partyID: party, shopID: "s", currency: "RUB" })
+          yield* ledger.hold(plan, { id: 1, postings: [...flow(a, 300), posting(a.merchant, opened, 7)] })
+          assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 0, minAvailable: 0, maxAvailable: 279 })
+          return yield* Effect.fail("the command failed" as const)
+        })).pipe(Effect.flip)
+        assert.strictEqual(aborted, "the command failed")
+        assert.isTrue(Option.isNone(yield* ledger.plan(plan)))
+        assert.isTrue(Option.isNone(yield* ledger.balance(opened)))
+        for (const id of [a.merchant, a.provider, a.system]) {
+          assert.deepStrictEqual(yield* balanceOf(id), { own: 0, minAvailable: 0, maxAvailable: 0 })
+        }
+
+        // a commit that is rolled back leaves the plan held
+        yield* tx(ledger.hold(plan, { id: 1, postings: flow(a, 300) }))
+        assert.strictEqual(yield* sql.withTransaction(Effect.zipRight(ledger.commit(plan), Effect.fail("abort"))).pipe(Effect.flip), "abort")
+        assert.deepStrictEqual(Option.map(yield* ledger.plan(plan), (p) => p.state), Option.some("hold" as const))
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 0, minAvailable: 0, maxAvailable: 286 })
+        // a defect inside the transaction rolls back the hold before it
+        yield* defect(tx(Effect.zipRight(
+          ledger.hold(`${plan}-b`, { id: 1, postings: flow(a, 100) }),
+          ledger.hold(`${plan}-b`, { id: 1, postings: flow(a, 200) })
+        )))
+        assert.isTrue(Option.isNone(yield* ledger.plan(`${plan}-b`)))
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 0, minAvailable: 0, maxAvailable: 286 })
+      }))
+
+    it.effect("concurrent plans over shared accounts, posted in both directions, add up exactly", () =>
+      Effect.gen(function*() {
+        const ledger = yield* Ledger
+        const a = yield* threeAccounts
+        const run = RandomIds.make()
+        const plans = Array.from({ length: 20 }, (_, i) => `conc-${run}-${i}`)
+        yield* Effect.all(
+          plans.map((plan, i) =>
+            tx(ledger.hold(plan, {
+              id: 1,
+              postings: i % 2 === 0
+                ? [posting(a.provider, a.merchant, 100), posting(a.merchant, a.system, 10)]
+                : [posting(a.system, a.merchant, 1), posting(a.merchant, a.provider, 50)]
+            }))
+          ),
+          { concurrency: "unbounded" }
+        )
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 0, minAvailable: -490, maxAvailable: 900 })
+        yield* Effect.all(
+          plans.map((plan, i) => tx(i % 4 < 2 ? ledger.commit(plan) : ledger.rollback(plan))),
+          { concurrency: "unbounded" }
+        )
+        // committed: 5 of each kind
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 5 * 90 - 5 * 49, minAvailable: 205, maxAvailable: 205 })
+        assert.deepStrictEqual(yield* balanceOf(a.provider), { own: -5 * 100 + 5 * 50, minAvailable: -250, maxAvailable: -250 })
+        assert.deepStrictEqual(yield* balanceOf(a.system), { own: 5 * 10 - 5 * 1, minAvailable: 45, maxAvailable: 45 })
+      }))
+
+    it.effect.prop(
+      "agrees with the pure model on a random sequence",
+      [FastCheck.array(stepArb, { minLength: 5, maxLength: 25 })],
+      ([steps]) =>
+        Effect.gen(function*() {
+          const ledger = yield* Ledger
+          const run = RandomIds.make()
+          const ids: Array<number> = []
+          for (const slot of SLOTS) {
+            ids.push(yield* tx(ledger.account({ kind: "settlement", partyID: `prop-${run}`, shopID: `shop-${slot}`, currency: slotCurrency(slot) })))
+          }
+          let model = ids.reduce(
+            (s, id, slot) => Model.withAccount(s, Model.makeAccount(id, slotCurrency(slot))),
+            Model.empty
+          )
+          const planID = (n: number) => `prop-${run}-${n}`
+          for (const step of steps) {
+            const plan = planID(step.plan)
+            let decided: Either.Either<Model.LedgerState, Model.LedgerError>
+            let refused: string | undefined
+            if (step._tag === "hold") {
+              const held = model.plans.get(plan)?.batches ?? []
+              const id = step.id === "next" ? held.reduce((max, b) => Math.max(max, b.id), 0) + 1 : step.id
+              const batch: Batch = {
+                id,
+                postings: step.postings.map((p) => posting(ids[p.from]!, ids[p.to]!, p.amount, p.currency))
+              }
+              decided = Model.hold(model, plan, batch)
+              refused = yield* defect(tx(ledger.hold(plan, batch)))
+            } else {
+              decided = (step._tag === "commit" ? Model.commit : Model.rollback)(model, plan)
+              refused = yield* defect(tx(step._tag === "commit" ? ledger.commit(plan) : ledger.rollback(plan)))
+            }
+            if (Either.isLeft(decided)) {
+              assert.strictEqual(refused, `Ledger.${step._tag}: ${decided.left.reason}`)
+            } else {
+              assert.isUndefined(refused)
+              model = decided.right
+            }
+            for (const id of ids) {
+              assert.deepStrictEqual(yield* balanceOf(id), Model.balanceOf(model.accounts.get(id)!), `account ${id}`)
+            }
+            for (const n of [0, 1, 2]) {
+              const expected = model.plans.get(planID(n))
+              assert.deepStrictEqual(
+                yield* ledger.plan(planID(n)),
+                expected === undefined ? Option.none() : Option.some({ id: expected.id, state: expected.state, batches: expected.batches })
+              )
+            }
+          }
+          assert.deepStrictEqual(Model.invariants(model), [])
+        }),
+      { timeout: 120_000, fastCheck: { numRuns: 30 } }
+    )
+  })
+}

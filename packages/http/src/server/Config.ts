@@ -1,0 +1,45 @@
+/**
+ * The server's configuration, from the environment.
+ *
+ * - `PORT` (default 8022), `HOST` (default 0.0.0.0)
+ * - `KASSA_DATA_DIR` (default `./.kassa`): SQLite file, signing keys, dev credentials
+ * - `DATABASE_URL`: `postgres://…` switches to PostgreSQL; else the embedded SQLite
+ * - `KASSA_SIGNING_KEY`: PEM private key(s) instead of the data dir's keys
+ * - `KASSA_VAULT_KEY`: the card vault's master key (32 bytes, base64 or hex) instead of the data dir's
+ * - `KASSA_PUBLIC_URL` (default http://localhost:PORT): where payers reach this server (3-D Secure)
+ * - `KASSA_PROVISION_DEMO` (default true): provision a demo merchant on an empty store
+ * - `KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS` (default false): let webhooks reach loopback and private networks (development)
+ * - `KASSA_TRACING` (default false): keep Effect's spans (for a tracer an embedder provides)
+ *
+ * @since 0.1.0
+ */
+import { Database } from "@kassa/adapters"
+import * as path from "node:path"
+import type { KassaConfig } from "../Kassa.js"
+
+/** @since 0.1.0 @category models */
+export interface ServerConfig extends KassaConfig {
+  readonly port: number
+  readonly host: string
+  readonly provisionDemo: boolean
+  readonly tracing: boolean
+}
+
+/** @since 0.1.0 */
+export const fromEnv = (env: NodeJS.ProcessEnv = process.env): ServerConfig => {
+  const dataDir = path.resolve(env.KASSA_DATA_DIR ?? ".kassa")
+  const port = Number(env.PORT ?? 8022)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`)
+  return {
+    port,
+    host: env.HOST ?? "0.0.0.0",
+    dataDir,
+    database: Database.fromEnv(env.DATABASE_URL, dataDir),
+    signingKey: env.KASSA_SIGNING_KEY,
+    vaultKey: env.KASSA_VAULT_KEY,
+    webhooks: { allowPrivateNetworks: /^(1|true|yes)$/i.test(env.KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? "") },
+    settings: { publicUrl: (env.KASSA_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, "") },
+    provisionDemo: !/^(0|false|no)$/i.test(env.KASSA_PROVISION_DEMO ?? "true"),
+    tracing: /^(1|true|yes)$/i.test(env.KASSA_TRACING ?? "")
+  }
+}

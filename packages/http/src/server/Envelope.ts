@@ -1,0 +1,45 @@
+/**
+ * The request envelope middleware: `X-Request-ID`, `X-Request-Deadline` and the body's
+ * content type, checked once for every operation of the interface.
+ *
+ * @since 0.1.0
+ */
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import { Deadline, Errors } from "@kassa/core"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { RequestEnvelope } from "../api/Envelope.js"
+
+const withBody = new Set(["POST", "PUT", "PATCH"])
+const jsonType = /^application\/json\s*(;|$)/i
+
+/** @since 0.1.0 @category layers */
+export const layer = Layer.succeed(
+  RequestEnvelope,
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const requestId = request.headers["x-request-id"]
+    if (requestId === undefined || requestId.length < 1 || requestId.length > 32) {
+      return yield* Errors.invalidRequest("X-Request-ID: required, 1..32 characters")
+    }
+    const deadlineText = request.headers["x-request-deadline"]
+    let deadline = Option.none<Date>()
+    if (deadlineText !== undefined) {
+      const now = new Date(yield* Clock.currentTimeMillis)
+      deadline = deadlineText.length <= 40 ? Deadline.parse(deadlineText, now) : Option.none()
+      if (Option.isNone(deadline)) {
+        return yield* Errors.BusinessError.of(
+          "invalidDeadline",
+          "X-Request-Deadline: expected an RFC 3339 date-time or a relative value such as 30s, 1.5m, 500ms"
+        )
+      }
+    }
+    const contentType = request.headers["content-type"]
+    if (withBody.has(request.method) && contentType !== undefined && !jsonType.test(contentType)) {
+      return yield* Errors.invalidRequest(`Content-Type: expected application/json, got ${contentType}`)
+    }
+    return { requestId, deadline }
+  })
+)

@@ -1,0 +1,63 @@
+/**
+ * The HTTP application: the contract's handlers, middleware, OpenAPI document and docs,
+ * health and metrics.
+ *
+ * @since 0.1.0
+ */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApiSwagger from "@effect/platform/HttpApiSwagger"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as Layer from "effect/Layer"
+import { KassaApi } from "../api/KassaApi.js"
+import * as Auth from "./Auth.js"
+import * as Envelope from "./Envelope.js"
+import * as Admin from "./handlers/Admin.js"
+import * as Contracts from "./handlers/Contracts.js"
+import * as Customers from "./handlers/Customers.js"
+import * as Invoices from "./handlers/Invoices.js"
+import * as InvoiceTemplates from "./handlers/InvoiceTemplates.js"
+import * as Parties from "./handlers/Parties.js"
+import * as Payments from "./handlers/Payments.js"
+import * as Reference from "./handlers/Reference.js"
+import * as Refunds from "./handlers/Refunds.js"
+import * as Search from "./handlers/Search.js"
+import * as Shops from "./handlers/Shops.js"
+import * as Webhooks from "./handlers/Webhooks.js"
+import * as Metrics from "./Metrics.js"
+import * as Routes from "./Routes.js"
+import * as ThreeDSecure from "./ThreeDSecure.js"
+import * as WireContract from "./WireContract.js"
+
+/** The contract with its handlers. @since 0.1.0 @category layers */
+export const api = HttpApiBuilder.api(KassaApi).pipe(
+  Layer.provide([Parties.layer, Shops.layer, Contracts.layer, Invoices.layer, InvoiceTemplates.layer, Payments.layer, Refunds.layer, Customers.layer, Search.layer, Reference.layer, Admin.layer, Webhooks.layer, Webhooks.adminLayer]),
+  Layer.provide([Envelope.layer, Auth.layer, Auth.operatorLayer])
+)
+
+/**
+ * Everything `HttpApiBuilder.serve` / `toWebHandler` need besides the domain: API-level
+ * middleware, `/openapi.json`, `/docs`, `/health`, `/metrics`.
+ *
+ * @since 0.1.0 @category layers
+ */
+export const app = Layer.mergeAll(
+  HttpApiSwagger.layer({ path: "/docs" }),
+  HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
+  WireContract.layer,
+  Routes.layer,
+  ThreeDSecure.layer
+).pipe(Layer.provideMerge(api), Layer.provideMerge(Metrics.layer))
+
+/**
+ * The server without a transport: provide an `HttpServer` (Node's, or the test server) and the
+ * domain. No per-request tracing span: there is no exporter, and it costs throughput.
+ *
+ * @since 0.1.0 @category layers
+ */
+export const serve = HttpApiBuilder.serve().pipe(
+  Layer.provide(app),
+  // Long path values must reach the schema (400 naming the field), not the router's limit (404).
+  Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: 1024 })),
+  HttpMiddleware.withTracerDisabledWhen(() => true)
+)

@@ -1,0 +1,43 @@
+/**
+ * Handlers of the Invoices group.
+ *
+ * @since 0.1.0
+ */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { InvoiceService } from "@kassa/core"
+import * as Effect from "effect/Effect"
+import { KassaApi } from "../../api/KassaApi.js"
+import { merchantParty, namedParty, resourceParty } from "../Caller.js"
+
+/** @since 0.1.0 @category layers */
+export const layer = HttpApiBuilder.group(KassaApi, "Invoices", (handlers) =>
+  Effect.gen(function*() {
+    const invoices = yield* InvoiceService.InvoiceService
+    const reader = (id: string) => resourceParty("invoice", id, "Invoice")
+    return handlers
+      .handle("createInvoice", ({ payload }) =>
+        Effect.flatMap(merchantParty, (party) => invoices.create(party, payload)))
+      .handle("getInvoiceByExternalID", ({ urlParams }) =>
+        Effect.flatMap(merchantParty, (party) => invoices.getByExternalID(party, urlParams.externalID)))
+      .handle("getInvoiceByExternalIDForParty", ({ path, urlParams }) =>
+        Effect.flatMap(namedParty(path.partyID), (party) => invoices.getByExternalID(party, urlParams.externalID)))
+      .handle("getInvoiceByID", ({ path }) =>
+        Effect.flatMap(reader(path.invoiceID), (party) => invoices.get(party, path.invoiceID)))
+      .handle("createInvoiceAccessToken", ({ path }) =>
+        Effect.flatMap(merchantParty, (party) => invoices.accessToken(party, path.invoiceID)))
+      .handle("getInvoiceEvents", ({ path, urlParams }) =>
+        Effect.flatMap(
+          reader(path.invoiceID),
+          (party) => invoices.events(party, path.invoiceID, urlParams.limit, urlParams.eventID)
+        ))
+      .handle("fulfillInvoice", ({ path, payload }) =>
+        Effect.flatMap(merchantParty, (party) => invoices.fulfill(party, path.invoiceID, payload.reason)).pipe(
+          Effect.asVoid
+        ))
+      .handle("rescindInvoice", ({ path, payload }) =>
+        Effect.flatMap(merchantParty, (party) => invoices.rescind(party, path.invoiceID, payload.reason)).pipe(
+          Effect.asVoid
+        ))
+      .handle("getInvoicePaymentMethods", ({ path }) =>
+        Effect.flatMap(reader(path.invoiceID), (party) => invoices.paymentMethods(party, path.invoiceID)))
+  }))

@@ -1,0 +1,76 @@
+/**
+ * Handlers of the Payments, Tokens and Accounts groups.
+ *
+ * @since 0.1.0
+ */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { Errors, Payment, PaymentResources, PaymentService, Principal } from "@kassa/core"
+import { Ledger } from "@kassa/core/ports/Ledger"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { KassaApi } from "../../api/KassaApi.js"
+import { merchantParty, namedParty, resourceParty } from "../Caller.js"
+
+const Payments = HttpApiBuilder.group(KassaApi, "Payments", (handlers) =>
+  Effect.gen(function*() {
+    const payments = yield* PaymentService.PaymentService
+    // The invoice access token authorises the payer's side: creating and reading payments.
+    const payer = (invoiceID: string) => resourceParty("invoice", invoiceID, "Invoice")
+    return handlers
+      .handle("getPayments", ({ path }) =>
+        Effect.flatMap(payer(path.invoiceID), (party) => payments.list(party, path.invoiceID)).pipe(
+          Effect.map((list) => list.map(Payment.toPayment))
+        ))
+      .handle("createPayment", ({ path, payload }) =>
+        Effect.flatMap(payer(path.invoiceID), (party) => payments.create(party, path.invoiceID, payload)).pipe(
+          Effect.map(Payment.toPayment)
+        ))
+      .handle("getPaymentByID", ({ path }) =>
+        Effect.flatMap(payer(path.invoiceID), (party) => payments.get(party, path.invoiceID, path.paymentID)).pipe(
+          Effect.map(Payment.toPayment)
+        ))
+      .handle("cancelPayment", ({ path, payload }) =>
+        Effect.flatMap(merchantParty, (party) => payments.cancel(party, path.invoiceID, path.paymentID, payload.reason)))
+      .handle("capturePayment", ({ path, payload }) =>
+        Effect.flatMap(merchantParty, (party) => payments.capture(party, path.invoiceID, path.paymentID, payload)))
+      .handle("getPaymentByExternalID", ({ urlParams }) =>
+        Effect.flatMap(merchantParty, (party) => payments.getByExternalID(party, urlParams.externalID)).pipe(
+          Effect.map(Payment.toPayment)
+        ))
+      .handle("getPaymentByExternalIDForParty", ({ path, urlParams }) =>
+        Effect.flatMap(namedParty(path.partyID), (party) => payments.getByExternalID(party, urlParams.externalID)).pipe(
+          Effect.map(Payment.toPayment)
+        ))
+  }))
+
+const Tokens = HttpApiBuilder.group(KassaApi, "Tokens", (handlers) =>
+  Effect.gen(function*() {
+    const resources = yield* PaymentResources.PaymentResources
+    // An API key, an invoice access token (the payment form) or a customer access token (saving
+    // a card) may tokenize.
+    const tokenizer = Effect.flatMap(Principal.CurrentPrincipal, (p) =>
+      p._tag === "ApiKey" || (p._tag === "AccessToken" && (p.resource === "invoice" || p.resource === "customer"))
+        ? Effect.succeed(p.partyID)
+        : Effect.fail(new Errors.Unauthorized({ message: "Tokenization needs an API key, an invoice access token or a customer access token" })))
+    return handlers.handle("createPaymentResource", ({ payload }) =>
+      Effect.flatMap(tokenizer, (party) => resources.create(party, payload)))
+  }))
+
+const Accounts = HttpApiBuilder.group(KassaApi, "Accounts", (handlers) =>
+  Effect.gen(function*() {
+    const ledger = yield* Ledger
+    return handlers.handle("getAccountByID", ({ path }) =>
+      Effect.gen(function*() {
+        const party = yield* merchantParty
+        const found = yield* ledger.balance(path.accountID)
+        if (Option.isNone(found) || found.value.key.partyID !== party) {
+          return yield* Errors.NotFound.of("Account", path.accountID)
+        }
+        const b = found.value
+        return { id: b.id, ownAmount: b.own, availableAmount: b.minAvailable, currency: b.currency }
+      }))
+  }))
+
+/** @since 0.1.0 @category layers */
+export const layer = Layer.mergeAll(Payments, Tokens, Accounts)

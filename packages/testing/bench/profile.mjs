@@ -1,0 +1,194 @@
+/**
+ * Summarises a V8 `.cpuprofile` (from `node --cpu-prof`): self time by function and by package,
+ * with bundle positions mapped back to their sources through the bundle's source map.
+ *
+ *   node packages/testing/bench/profile.mjs <file.cpuprofile> [top]
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const B64 = new Map([..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"].map((c, i) => [c, i]))
+
+/** Decodes a source map's `mappings` into per-line arrays of [genCol, src, line, col, name?]. */
+const decodeMappings = (mappings) => {
+  const lines = []
+  let src = 0
+  let srcLine = 0
+  let srcCol = 0
+  let name = 0
+  for (const lineText of mappings.split(";")) {
+    const segments = []
+    let genCol = 0
+    if (lineText.length > 0) {
+      for (const segText of lineText.split(",")) {
+        const values = []
+        let value = 0
+        let shift = 0
+        for (const ch of segText) {
+          const digit = B64.get(ch)
+          value += (digit & 31) << shift
+          if (digit & 32) shift += 5
+          else {
+            values.push(value & 1 ? -(value >>> 1) : value >>> 1)
+            value = 0
+            shift = 0
+          }
+        }
+        genCol += values[0]
+        if (values.length >= 4) {
+          src += values[1]
+          srcLine += values[2]
+          srcCol += values[3]
+          if (values.length >= 5) name += values[4]
+          segments.push([genCol, src, srcLine, srcCol])
+        }
+      }
+    }
+    lines.push(segments)
+  }
+  return lines
+}
+
+const sourceMaps = new Map()
+const loadSourceMap = (url) => {
+  if (sourceMaps.has(url)) return sourceMaps.get(url)
+  let result
+  try {
+    const file = url.startsWith("file://") ? fileURLToPath(url) : url
+    const map = JSON.parse(fs.readFileSync(`${file}.map`, "utf8"))
+    const root = path.resolve(path.dirname(file), map.sourceRoot ?? "")
+    result = { sources: map.sources.map((s) => path.resolve(root, s)), lines: decodeMappings(map.mappings) }
+  } catch {
+    result = undefined
+  }
+  sourceMaps.set(url, result)
+  return result
+}
+
+/** `{ source, line }` (1-based line) of a generated position, or undefined. */
+const originalPosition = (url, line0, col0) => {
+  const map = loadSourceMap(url)
+  const segments = map?.lines[line0]
+  if (segments === undefined || segments.length === 0) return undefined
+  let lo = 0
+  let hi = segments.length - 1
+  let found = -1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    if (segments[mid][0] <= col0) {
+      found = mid
+      lo = mid + 1
+    } else hi = mid - 1
+  }
+  const seg = segments[found === -1 ? 0 : found]
+  return { source: map.sources[seg[1]], line: seg[2] + 1 }
+}
+
+const shortSource = (source) => {
+  const nm = source.lastIndexOf("node_modules/")
+  if (nm >= 0) return source.slice(nm + "node_modules/".length)
+  const pk = source.indexOf("packages/")
+  if (pk >= 0) return source.slice(pk)
+  return source.replace(/^(\.\.\/)+/, "")
+}
+
+const packageOf = (where, url, functionName) => {
+  if (url === "") return functionName.startsWith("(") ? functionName : "(native)"
+  if (url.startsWith("node:")) return "node internals"
+  if (where.startsWith("packages/")) return `@kassa/${where.split("/")[1]}`
+  if (!url.startsWith("file://") || where === url || /\.m?js:\d+$/.test(where)) return "(unmapped bundle code)"
+  const m = where.match(/^(@[^/]+\/[^/]+|[^/]+)\//)
+  return m ? m[1] : where
+}
+
+/**
+ * @param {string} file a .cpuprofile
+ * @param {number} [top]
+ */
+export const summarizeProfile = (file, top = 25) => {
+  const profile = JSON.parse(fs.readFileSync(file, "utf8"))
+  const totalMs = (profile.endTime - profile.startTime) / 1000
+  const perSample = profile.samples.length > 0 ? totalMs / profile.samples.length : 0
+  const counts = new Map()
+  for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1)
+  const byFunction = new Map()
+  const byPackage = new Map()
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
+  const parentOf = new Map()
+  for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id)
+  /** The nearest ancestor frame in application code (the bundle), mapped: who asked for this work. */
+  const callerOf = (node) => {
+    let id = parentOf.get(node.id)
+    for (let depth = 0; id !== undefined && depth < 40; depth++) {
+      const f = byId.get(id).callFrame
+      if (f.url.startsWith("file://")) {
+        const pos = originalPosition(f.url, f.lineNumber, f.columnNumber)
+        return `${f.functionName || "(anonymous)"} ${pos ? `${shortSource(pos.source)}:${pos.line}` : `${f.url.split("/").pop()}:${f.lineNumber + 1}`}`
+      }
+      id = parentOf.get(id)
+    }
+    return undefined
+  }
+  for (const node of profile.nodes) {
+    const hits = counts.get(node.id) ?? 0
+    if (hits === 0) continue
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame
+    const name = functionName || "(anonymous)"
+    let where = url === "" ? "" : url.startsWith("node:") ? `${url}:${lineNumber + 1}` : `${url.split("/").pop()}:${lineNumber + 1}`
+    let pkgWhere = where
+    if (url.startsWith("file://")) {
+      const pos = originalPosition(url, lineNumber, columnNumber)
+      if (pos !== undefined) {
+        pkgWhere = shortSource(pos.source)
+        where = `${pkgWhere}:${pos.line}`
+      }
+    }
+    const key = `${name} ${where}`
+    const ms = hits * perSample
+    const entry = byFunction.get(key) ?? { name, where, ms: 0, callers: new Map() }
+    entry.ms += ms
+    if (!url.startsWith("file://")) {
+      const caller = callerOf(node)
+      if (caller !== undefined) entry.callers.set(caller, (entry.callers.get(caller) ?? 0) + ms)
+    }
+    byFunction.set(key, entry)
+    const pkg = packageOf(pkgWhere, url, name)
+    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + ms)
+  }
+  const sampledMs = [...byFunction.values()].reduce((s, f) => s + f.ms, 0)
+  const busyMs = sampledMs - (byPackage.get("(idle)") ?? 0)
+  const functions = [...byFunction.values()].sort((a, b) => b.ms - a.ms).slice(0, top)
+  const packages = [...byPackage.entries()].map(([pkg, ms]) => ({ pkg, ms })).sort((a, b) => b.ms - a.ms)
+  return { totalMs, sampledMs, busyMs, functions, packages }
+}
+
+const f1 = (n) => n.toFixed(1)
+
+/** Markdown for a summary: share of the busy (non-idle) time. */
+export const profileMarkdown = (summary) => {
+  const pct = (ms) => `${f1((ms / summary.busyMs) * 100)}%`
+  const lines = []
+  lines.push(`Profile: ${f1(summary.totalMs / 1000)} s wall, ${f1(summary.busyMs / 1000)} s on CPU (not idle). Shares are of the CPU (non-idle) time.`)
+  lines.push("")
+  lines.push("| self time by package | ms | share |")
+  lines.push("|---|---:|---:|")
+  for (const p of summary.packages.filter((p) => p.pkg !== "(idle)").slice(0, 15)) lines.push(`| ${p.pkg} | ${f1(p.ms)} | ${pct(p.ms)} |`)
+  lines.push("")
+  lines.push("| top self-time functions | where | ms | share | called from (nearest application frame, for runtime/native code) |")
+  lines.push("|---|---|---:|---:|---|")
+  for (const f of summary.functions.filter((f) => f.name !== "(idle)")) {
+    const callers = [...f.callers.entries()].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([c, ms]) => `\`${c}\` (${Math.round((ms / f.ms) * 100)}%)`).join("; ")
+    lines.push(`| \`${f.name}\` | ${f.where || "—"} | ${f1(f.ms)} | ${pct(f.ms)} | ${callers} |`)
+  }
+  return lines.join("\n")
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const file = process.argv[2]
+  if (!file) {
+    console.error("usage: node profile.mjs <file.cpuprofile> [top]")
+    process.exit(2)
+  }
+  console.log(profileMarkdown(summarizeProfile(file, Number(process.argv[3] ?? 25))))
+}

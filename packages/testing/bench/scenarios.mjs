@@ -1,0 +1,311 @@
+/**
+ * The bench's scenarios against a running server (Kassa or the floor): the request bodies, the
+ * createInvoice load, the full payment flow, the read load and webhook delivery to a local
+ * receiver. run.mjs sequences them; each is bounded in time.
+ */
+import * as http from "node:http"
+import * as os from "node:os"
+import { performance } from "node:perf_hooks"
+import { HttpClient, runLoad, Samples, sleep } from "./load.mjs"
+import { cpuWindow, memorySampler } from "./server.mjs"
+
+// Requests
+
+let requestCounter = 0
+const requestPrefix = `b${process.pid.toString(36)}${Date.now().toString(36).slice(-4)}`
+/** A unique X-Request-ID (1..32 characters). */
+export const requestId = () => `${requestPrefix}-${(requestCounter++).toString(36)}`
+const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString()
+
+/** A createInvoice body; the invoice it makes is ~1 KB of JSON. */
+export const invoiceBody = (shopID, seq) => ({
+  shopID,
+  dueDate,
+  currency: "RUB",
+  product: "Bench order: 2 items",
+  description: "Benchmark invoice created by packages/testing/bench/run.mjs",
+  amount: 1_000 + (seq % 9_000),
+  metadata: {
+    orderID: `bench-${seq}`,
+    channel: "web",
+    customer: { id: `cust-${seq % 997}`, email: `buyer${seq % 997}@example.com`, phone: "+70000000000", name: "Bench Buyer" },
+    shipping: { method: "courier", address: "1 Benchmark Street, Apt 42", city: "Moscow", postalCode: "101000", country: "RUS" },
+    items: [
+      { sku: "SKU-0001", title: "Something useful", quantity: 1, price: 600 },
+      { sku: "SKU-0002", title: "Something else, also useful", quantity: 2, price: 200 }
+    ],
+    utm: { source: "bench", medium: "load", campaign: "kassa-bench" },
+    notes: "Leave at the door. Call before delivery. This note pads the invoice to about one kilobyte of JSON."
+  }
+})
+
+export const paymentResourceBody = {
+  paymentTool: { paymentToolType: "CardData", cardNumber: "4242424242424242", expDate: "12/30", cvv: "123" },
+  clientInfo: { fingerprint: "bench" }
+}
+
+export const idOf = (body) => body.slice(0, 80).match(/"id":"([^"]+)"/)?.[1]
+export const statusOf = (body) => body.match(/"status":"([a-z]+)"/)?.[1]
+
+/** Throws when the server under test exited during a scenario (its remaining work is void). */
+export const assertAlive = (server, during) => {
+  const exit = server.proc?.exitInfo
+  if (exit !== undefined) {
+    throw new Error(`${server.proc.name} exited during ${during} (${JSON.stringify(exit)}); its log ends:\n${server.proc.logTail(15)}`)
+  }
+}
+
+export const clientFor = (server, connections) =>
+  new HttpClient(server.baseUrl, {
+    connections,
+    timeoutMs: 15_000,
+    headers: { authorization: `Bearer ${server.credentials?.apiKey ?? "floor"}`, "content-type": "application/json" }
+  })
+
+
+// Scenarios
+
+/** Scenario 1: createInvoice at 50 connections; optional memory sampling and id collection. */
+export const createInvoiceScenario = async (server, { connections, durationMs, warmupMs, collectIds, sampleMemory, pgStats }) => {
+  const client = clientFor(server, connections)
+  const shopID = server.credentials?.shopID ?? "floor-shop"
+  const ids = []
+  const load1 = os.loadavg()[0]
+  const sampler = sampleMemory ? memorySampler(server.proc.pid, 100) : undefined
+  // The measured phase's counters: PostgreSQL's, read before the warm-up ends (a query then
+  // would pause the load), so they include the warm-up; the CPU window is the measured phase.
+  const statsBefore = pgStats !== undefined ? await pgStats() : undefined
+  let created = 0
+  let cpu
+  try {
+    const result = await runLoad({
+      shouldStop: () => server.proc?.exitInfo !== undefined,
+      concurrency: connections,
+      durationMs,
+      warmupMs,
+      onMeasureStart: () => {
+        cpu = cpuWindow(server.proc.pid)
+      },
+      op: async (_w, seq) => {
+        const r = await client.request("POST", "/v2/processing/invoices", invoiceBody(shopID, seq), { "x-request-id": requestId() })
+        if (r.status === 201) {
+          created++
+          if (collectIds !== undefined && ids.length < collectIds) {
+            const id = idOf(r.body)
+            if (id !== undefined) ids.push(id)
+          }
+          return { ok: true, status: 201, ms: r.ms }
+        }
+        return { ok: false, status: r.status, error: `${r.status} ${r.error ?? r.body.slice(0, 200)}` }
+      }
+    })
+    assertAlive(server, "createInvoice")
+    const cpuUse = cpu?.stop(result.ok)
+    const memory = sampler?.stop()
+    let perRequest
+    if (statsBefore !== undefined && created > 0) {
+      // Backends flush their statistics at most once a second while busy, and an idle backend's
+      // last second only after PGSTAT_IDLE_INTERVAL (10 s): wait for it.
+      await sleep(11_000)
+      const after = await pgStats()
+      perRequest = Object.fromEntries(Object.keys(after).map((k) => [k, (after[k] - statsBefore[k]) / created]))
+    }
+    return { ...result, ids, load1, memory, cpu: cpuUse, pgPerRequest: perRequest }
+  } finally {
+    sampler?.stop()
+    client.close()
+  }
+}
+
+/** Scenario 2: full payment flows, `concurrency` at a time. */
+export const flowScenario = async (server, { concurrency, durationMs, warmupMs, pollMs, maxFlowMs, ids }) => {
+  const client = clientFor(server, concurrency)
+  const { shopID } = server.credentials
+  let polls = 0
+  let completed = 0
+  const stepFail = (step, r) => ({ ok: false, status: r.status, error: `${step}: ${r.status} ${r.error ?? r.body.slice(0, 200)}` })
+  const load1 = os.loadavg()[0]
+  let cpu
+  try {
+    const result = await runLoad({
+      shouldStop: () => server.proc?.exitInfo !== undefined,
+      concurrency,
+      durationMs,
+      warmupMs,
+      onMeasureStart: () => {
+        polls = 0
+        completed = 0
+        cpu = cpuWindow(server.proc.pid)
+      },
+      op: async (_w, seq) => {
+        const t0 = performance.now()
+        const inv = await client.request("POST", "/v2/processing/invoices", invoiceBody(shopID, seq), { "x-request-id": requestId() })
+        if (inv.status !== 201) return stepFail("createInvoice", inv)
+        const invoiceID = idOf(inv.body)
+        const res = await client.request("POST", "/v2/processing/payment-resources", paymentResourceBody, { "x-request-id": requestId() })
+        if (res.status !== 201) return stepFail("createPaymentResource", res)
+        const { paymentToolToken, paymentSession } = JSON.parse(res.body)
+        const pay = await client.request(
+          "POST",
+          `/v2/processing/invoices/${invoiceID}/payments`,
+          { flow: { type: "PaymentFlowInstant" }, payer: { payerType: "PaymentResourcePayer", paymentToolToken, paymentSession, contactInfo: {} } },
+          { "x-request-id": requestId() }
+        )
+        if (pay.status !== 201) return stepFail("createPayment", pay)
+        const paymentID = idOf(pay.body)
+        let status = statusOf(pay.body)
+        while (status !== "captured") {
+          if (status === "failed" || status === "cancelled") return { ok: false, status: "payment " + status, error: `payment ${status}: ${invoiceID}` }
+          if (performance.now() - t0 > maxFlowMs) return { ok: false, status: "timeout", error: `not captured within ${maxFlowMs} ms (last status ${status})` }
+          await sleep(pollMs)
+          const get = await client.request("GET", `/v2/processing/invoices/${invoiceID}/payments/${paymentID}`, undefined, { "x-request-id": requestId() })
+          polls++
+          if (get.status !== 200) return stepFail("getPaymentByID", get)
+          status = statusOf(get.body)
+        }
+        completed++
+        if (ids !== undefined && ids.length < 20_000) ids.push(invoiceID)
+        return { ok: true, status: "captured", ms: performance.now() - t0 }
+      }
+    })
+    assertAlive(server, `the full flow ×${concurrency}`)
+    const cpuUse = cpu?.stop(result.ok)
+    return { ...result, pollsPerFlow: completed > 0 ? polls / completed : 0, load1, cpu: cpuUse }
+  } finally {
+    client.close()
+  }
+}
+
+/** Scenario 3: a read endpoint under load over a pool of invoice ids. */
+export const readScenario = async (server, { connections, durationMs, warmupMs, ids, pathFor }) => {
+  const client = clientFor(server, connections)
+  const load1 = os.loadavg()[0]
+  let cpu
+  try {
+    const result = await runLoad({
+      shouldStop: () => server.proc?.exitInfo !== undefined,
+      concurrency: connections,
+      durationMs,
+      warmupMs,
+      onMeasureStart: () => {
+        cpu = cpuWindow(server.proc.pid)
+      },
+      op: async (_w, seq) => {
+        const id = ids[(seq * 2_654_435_761) % ids.length]
+        const r = await client.request("GET", pathFor(id), undefined, { "x-request-id": requestId() })
+        return r.status === 200 ? { ok: true, status: 200, ms: r.ms } : { ok: false, status: r.status, error: `${r.status} ${r.error ?? r.body.slice(0, 200)}` }
+      }
+    })
+    assertAlive(server, "a read scenario")
+    return { ...result, load1, cpu: cpu?.stop(result.ok) }
+  } finally {
+    client.close()
+  }
+}
+
+/** The webhook receiver: node:http on 127.0.0.1, answers 200, records event→delivery latency. */
+export const startReceiver = () =>
+  new Promise((resolve, reject) => {
+    const stats = { received: 0, unique: new Set(), latency: new Samples(), byType: {}, firstAt: 0, lastAt: 0, unsigned: 0, badBodies: 0 }
+    const server = http.createServer((req, res) => {
+      const arrived = Date.now()
+      const chunks = []
+      req.on("data", (c) => chunks.push(c))
+      req.on("end", () => {
+        res.writeHead(200, { "content-length": 0 })
+        res.end()
+        try {
+          const n = JSON.parse(Buffer.concat(chunks).toString())
+          stats.received++
+          if (stats.firstAt === 0) stats.firstAt = arrived
+          stats.lastAt = arrived
+          // eventID is numbered per aggregate (invoice, customer): the subject is part of the key
+          stats.unique.add(`${req.url}#${n.invoice?.id ?? n.customer?.id ?? ""}#${n.eventID}#${n.eventType}`)
+          stats.byType[n.eventType] = (stats.byType[n.eventType] ?? 0) + 1
+          if (req.headers["content-signature"] === undefined) stats.unsigned++
+          const occured = Date.parse(n.occuredAt)
+          if (Number.isFinite(occured)) stats.latency.push(Math.max(0, arrived - occured))
+        } catch {
+          stats.badBodies++
+        }
+      })
+    })
+    server.on("error", reject)
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        port: server.address().port,
+        stats,
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections?.()
+            server.close(() => r())
+          })
+      })
+    )
+  })
+
+/** Scenario 4: webhook delivery of the InvoiceCreated notifications of a createInvoice load. */
+export const webhookScenario = async (server, { connections, durationMs, hooks, drainMs }) => {
+  const receiver = await startReceiver()
+  const admin = clientFor(server, 2)
+  const webhookIDs = []
+  let note
+  try {
+    for (let k = 0; k < hooks; k++) {
+      const r = await admin.request(
+        "POST",
+        "/v2/processing/webhooks",
+        {
+          scope: { topic: "InvoicesTopic", shopID: server.credentials.shopID, eventTypes: ["InvoiceCreated", "InvoicePaid", "PaymentStarted", "PaymentProcessed", "PaymentCaptured"] },
+          url: `http://127.0.0.1:${receiver.port}/hooks/${k}`
+        },
+        { "x-request-id": requestId() }
+      )
+      if (r.status === 404) return { available: false, reason: `createWebhook (POST /v2/processing/webhooks) answers 404: ${r.body.slice(0, 120)}` }
+      if (r.status !== 201) {
+        if (k > 0) {
+          note = `webhook ${k + 1} refused (${r.status}: ${r.body.slice(0, 120)}); measured with ${k}`
+          break
+        }
+        return { available: false, reason: `createWebhook answered ${r.status}: ${r.error ?? r.body.slice(0, 200)}` }
+      }
+      webhookIDs.push(JSON.parse(r.body).id)
+    }
+    hooks = webhookIDs.length
+    const loadStart = Date.now()
+    const load = await createInvoiceScenario(server, { connections, durationMs, warmupMs: 0 })
+    const expected = load.ok * hooks
+    const drainStart = performance.now()
+    while (receiver.stats.received < expected && performance.now() - drainStart < drainMs) await sleep(50)
+    const drainedMs = performance.now() - drainStart
+    const s = receiver.stats
+    const spanMs = Math.max(1, s.lastAt - loadStart)
+    return {
+      available: true,
+      hooks,
+      invoices: load.ok,
+      invoiceRate: load.rate,
+      expected,
+      received: s.received,
+      unique: s.unique.size,
+      rate: (s.received / spanMs) * 1000,
+      spanMs,
+      drainedMs,
+      complete: s.received >= expected,
+      note,
+      unsigned: s.unsigned,
+      badBodies: s.badBodies,
+      byType: s.byType,
+      latency: s.latency.summary(),
+      cpu: load.cpu,
+      load1: load.load1
+    }
+  } finally {
+    for (const id of webhookIDs) {
+      if (id !== undefined) await admin.request("DELETE", `/v2/processing/webhooks/${id}`, undefined, { "x-request-id": requestId() }).catch(() => {})
+    }
+    admin.close()
+    await receiver.close()
+  }
+}
+

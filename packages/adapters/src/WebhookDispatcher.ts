@@ -470,12 +470,15 @@ const make = (options: WebhookOptions) =>
           yield* sql`INSERT INTO webhook_attempts ${sql.insert(attempt)}`
           yield* sql`UPDATE webhook_deliveries SET attempts = ${number}, first_attempt_at = ${first},
             last_attempt_at = ${startedAt} WHERE id = ${deliveryID}`
+          // The subject is given back with the attempt's record: a shutdown right after the
+          // attempt cannot leave it leased to a process that is gone.
           if (Option.isSome(next)) {
-            yield* sql`UPDATE webhook_subjects SET next_attempt_at = ${next.value.getTime()}
+            yield* sql`UPDATE webhook_subjects SET next_attempt_at = ${next.value.getTime()}, locked_until = NULL, lock_owner = NULL
               WHERE ${subjectIs(s)} AND lock_owner = ${owner}`
           } else {
             yield* discardQueue(s)
-            yield* sql`UPDATE webhook_subjects SET next_attempt_at = CASE WHEN version = ${version} THEN NULL ELSE next_attempt_at END
+            yield* sql`UPDATE webhook_subjects SET next_attempt_at = CASE WHEN version = ${version} THEN NULL ELSE next_attempt_at END,
+              locked_until = NULL, lock_owner = NULL
               WHERE ${subjectIs(s)} AND lock_owner = ${owner}`
           }
         }).pipe(sql.withTransaction)
@@ -528,7 +531,6 @@ const make = (options: WebhookOptions) =>
                 ? `webhook notification failed (${result.error ?? `answered ${result.statusCode}`}); retry at ${next.value.toISOString()}`
                 : `webhook notification failed (${result.error ?? `answered ${result.statusCode}`}); last attempt: the subject's queue is discarded`
             ).pipe(Effect.annotateLogs(annotations))
-            yield* release(s)
             return attempts
           }
         }

@@ -61,7 +61,7 @@ export interface Receiver {
   /** Forgets requests, scripts and the default. */
   readonly reset: Effect.Effect<void>
   /**
-   * Waits (real time, default at most 10 s) until `count` requests (that `match` picks) have
+   * Waits (real time, default at most 20 s: suites run side by side on two cores) until `count` requests (that `match` picks) have
    * arrived; answers them. Fails with a defect on timeout, listing what did arrive.
    */
   readonly waitFor: (
@@ -138,7 +138,7 @@ export const make: Effect.Effect<Receiver, never, Scope.Scope> = Effect.gen(func
 
   const waitFor: Receiver["waitFor"] = (count, options = {}) =>
     Effect.gen(function*() {
-      const deadline = Date.now() + (options.timeoutMs ?? 10_000)
+      const deadline = Date.now() + (options.timeoutMs ?? 20_000)
       const select = () => (options.match === undefined ? [...received] : received.filter(options.match))
       while (true) {
         const got = select()

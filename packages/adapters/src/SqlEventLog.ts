@@ -11,6 +11,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { date, int, json, toJson } from "./internal/rows.js"
+import { holding, write } from "./internal/writes.js"
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(
@@ -23,7 +24,10 @@ export const layer = Layer.effect(
           const now = yield* Clock.currentTimeMillis
           const key = { aggregateType: event.aggregateType, aggregateId: event.aggregateID }
           let id = 1
+          const held = yield* holding
           if (event.first !== true) {
+            // Numbering reads the log: it needs a transaction, not writes held back.
+            if (held) return yield* Effect.dieMessage("EventLog.append: only an aggregate's first event may be held back")
             // Numbering reads the aggregate's last id: on PostgreSQL two transactions appending to
             // one aggregate take turns (SQLite runs one writer at a time anyway).
             yield* sql.onDialectOrElse({
@@ -36,13 +40,19 @@ export const layer = Layer.effect(
           }
           const row = { ...key, id, partyId: event.partyID, createdAt: now, changes: toJson(event.changes) }
           const outbox = { ...key, eventId: id, partyId: event.partyID, createdAt: now }
-          // The event and its outbox row: one statement on PostgreSQL.
-          yield* sql.onDialectOrElse({
-            pg: () =>
-              sql`WITH e AS (INSERT INTO events ${sql.insert(row)})
-                INSERT INTO outbox ${sql.insert(outbox)}`,
-            orElse: () => Effect.zipRight(sql`INSERT INTO events ${sql.insert(row)}`, sql`INSERT INTO outbox ${sql.insert(outbox)}`)
-          })
+          // The event and its outbox row: one statement on PostgreSQL (held back with the unit's
+          // other writes inside `atomicWrites`).
+          if (held) {
+            yield* write(sql`INSERT INTO events ${sql.insert(row)}`)
+            yield* write(sql`INSERT INTO outbox ${sql.insert(outbox)}`)
+          } else {
+            yield* sql.onDialectOrElse({
+              pg: () =>
+                sql`WITH e AS (INSERT INTO events ${sql.insert(row)})
+                  INSERT INTO outbox ${sql.insert(outbox)}`,
+              orElse: () => Effect.zipRight(sql`INSERT INTO events ${sql.insert(row)}`, sql`INSERT INTO outbox ${sql.insert(outbox)}`)
+            })
+          }
           return { ...event, id, createdAt: new Date(now) } satisfies Event.StoredEvent<C>
         }).pipe(Effect.orDie),
       list: (q) =>

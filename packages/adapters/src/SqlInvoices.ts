@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { date, int, json, opt, optString, toJson } from "./internal/rows.js"
+import { write } from "./internal/writes.js"
 
 type Record = Invoice.InvoiceRecord
 
@@ -64,7 +65,7 @@ export const layer = Layer.effect(
         sql`SELECT * FROM invoices WHERE id = ${id} AND party_id = ${partyID}`.pipe(Effect.map(one), Effect.orDie),
       findByIdUnscoped: (id) => sql`SELECT * FROM invoices WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
       insert: (i) =>
-        sql`INSERT INTO invoices ${
+        write(sql`INSERT INTO invoices ${
           sql.insert({
             id: i.id,
             partyId: i.partyID,
@@ -81,7 +82,7 @@ export const layer = Layer.effect(
             data: toJson(dataOf(i)),
             version: i.version
           })
-        }`.pipe(Effect.asVoid, Effect.orDie),
+        }`),
       update: (i) =>
         sql`UPDATE invoices SET status = ${i.status}, active_payment_id = ${i.activePaymentID ?? null},
             data = ${toJson(dataOf(i))}, version = ${i.version}

@@ -15,6 +15,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { date, json, toJson } from "./internal/rows.js"
+import { write } from "./internal/writes.js"
 
 /** Runs the timers that are due now; answers how many fired. @since 0.1.0 @category tags */
 export class Scheduler extends Context.Tag("kassa/Scheduler")<Scheduler, {
@@ -44,10 +45,10 @@ export const layer = (options: SchedulerOptions = { pollInterval: "250 millis", 
 
       const timers: Timers["Type"] = {
         schedule: (t) =>
-          sql`INSERT INTO timers ${
+          write(sql`INSERT INTO timers ${
             sql.insert({ kind: t.kind, subject: t.subject, dueAt: t.dueAt.getTime(), payload: toJson(t.payload ?? null) })
           } ON CONFLICT (kind, subject) DO UPDATE SET due_at = excluded.due_at, payload = excluded.payload,
-            attempts = 0, locked_until = NULL`.pipe(Effect.asVoid, Effect.orDie),
+            attempts = 0, locked_until = NULL`),
         cancel: (kind, subject) =>
           sql`DELETE FROM timers WHERE kind = ${kind} AND subject = ${subject}`.pipe(Effect.asVoid, Effect.orDie),
         register: (kind, handler) => Effect.sync(() => void handlers.set(kind, handler))

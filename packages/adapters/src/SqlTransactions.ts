@@ -8,12 +8,19 @@ import { Transactions } from "@kassa/core/ports/Transactions"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { heldWrites, holdingWrites } from "./internal/writes.js"
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(
   Transactions,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      sql.withTransaction(effect).pipe(
+        Effect.catchTag("SqlError" as any, (e) => Effect.die(e)),
+        // A transaction's writes are its own, never held back by an enclosing `atomicWrites`.
+        Effect.locally(heldWrites, undefined)
+      ) as typeof effect
     return {
       background: <A, E>(effect: Effect.Effect<A, E>) =>
         effect.pipe(
@@ -21,13 +28,18 @@ export const layer = Layer.effect(
           Effect.mapInputContext((context: Context.Context<never>) =>
             Context.omit(SqlClient.TransactionConnection)(context) as Context.Context<never>
           ),
+          Effect.locally(heldWrites, undefined),
           Effect.forkDaemon,
           Effect.asVoid
         ),
-      withTransaction: (effect) =>
-        sql.withTransaction(effect).pipe(
-          Effect.catchTag("SqlError" as any, (e) => Effect.die(e))
-        ) as typeof effect
+      withTransaction,
+      // PostgreSQL: the writes go as one statement (no BEGIN / COMMIT round trips); SQLite,
+      // in-process, gains nothing from that and runs a transaction.
+      atomicWrites: (effect) =>
+        sql.onDialectOrElse({
+          pg: () => holdingWrites(sql, effect),
+          orElse: () => withTransaction(effect)
+        })
     }
   })
 )

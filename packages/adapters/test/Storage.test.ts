@@ -252,6 +252,54 @@ for (const dialect of Dialects.dialects()) {
         assert.strictEqual((yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [3] })).id, 2)
       }))
 
+    it.effect("atomicWrites: a first event, its outbox row and a timer are written together", () =>
+      Effect.gen(function*() {
+        const log = yield* EventLog
+        const timers = yield* Timers
+        const tx = yield* Transactions
+        const sql = yield* SqlClient.SqlClient
+        const x = `inv-${RandomIds.make()}`
+        const answer = yield* tx.atomicWrites(Effect.gen(function*() {
+          const stored = yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: ["$1 stays text"], first: true })
+          yield* timers.schedule({ kind: "atomic.test", subject: x, dueAt: new Date(4_000_000_000_000), payload: { n: 1 } })
+          return stored.id
+        }))
+        assert.strictEqual(answer, 1)
+        const events = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
+        assert.deepStrictEqual(events.map((e) => e.changes), [["$1 stays text"]])
+        const outbox = yield* sql<{ eventId: unknown }>`SELECT event_id FROM outbox WHERE aggregate_id = ${x}`
+        assert.deepStrictEqual(outbox.map((r) => Number(r.eventId)), [1])
+        const timer = yield* sql<{ dueAt: unknown }>`SELECT due_at FROM timers WHERE kind = 'atomic.test' AND subject = ${x}`
+        assert.deepStrictEqual(timer.map((r) => Number(r.dueAt)), [4_000_000_000_000])
+      }))
+
+    it.effect("atomicWrites: a failure, or a write the database refuses, leaves nothing", () =>
+      Effect.gen(function*() {
+        const log = yield* EventLog
+        const timers = yield* Timers
+        const tx = yield* Transactions
+        const sql = yield* SqlClient.SqlClient
+        const x = `inv-${RandomIds.make()}`
+        const failed = yield* tx.atomicWrites(
+          log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [1], first: true }).pipe(
+            Effect.zipRight(Effect.fail("boom" as const))
+          )
+        ).pipe(Effect.flip)
+        assert.strictEqual(failed, "boom")
+        assert.deepStrictEqual(yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 }), [])
+        // the event exists already: the second unit's insert is refused, and its timer with it
+        yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [2], first: true })
+        const exit = yield* tx.atomicWrites(Effect.gen(function*() {
+          yield* timers.schedule({ kind: "atomic.test", subject: x, dueAt: new Date(4_000_000_000_000), payload: null })
+          yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [3], first: true })
+        })).pipe(Effect.exit)
+        assert.isTrue(exit._tag === "Failure")
+        const timer = yield* sql`SELECT due_at FROM timers WHERE kind = 'atomic.test' AND subject = ${x}`
+        assert.strictEqual(timer.length, 0)
+        const events = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
+        assert.deepStrictEqual(events.map((e) => e.changes), [[2]])
+      }))
+
     it.effect("Idempotency.claim: the first claim wins, later claims answer its record", () =>
       Effect.gen(function*() {
         const idem = yield* Idempotency

@@ -216,16 +216,17 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
           }
         }
         const built = yield* build(caller, params, invoiceTemplateID)
-        const invoice = yield* tx.withTransaction(
-          Effect.gen(function*() {
-            if (key !== undefined) {
+        // Without an externalID the command only writes: the storage may send it at once.
+        const invoice = key === undefined
+          ? yield* tx.atomicWrites(Effect.as(insert(built), built))
+          : yield* tx.withTransaction(
+            Effect.gen(function*() {
               const prior = yield* idempotency.claim(key, { entityID: built.id, fingerprint: fp })
               if (Option.isSome(prior)) return yield* replay(prior.value)
-            }
-            yield* insert(built)
-            return built
-          })
-        )
+              yield* insert(built)
+              return built
+            })
+          )
         return { invoice, invoiceAccessToken: yield* accessTokens.issue(caller, "invoice", invoice.id, INVOICE_TOKEN_DAYS) }
       }
     )

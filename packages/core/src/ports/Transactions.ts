@@ -11,6 +11,12 @@ import type * as Effect from "effect/Effect"
 export class Transactions extends Context.Tag("kassa/Transactions")<Transactions, {
   readonly withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /**
+   * Runs `effect`, which only writes (it reads nothing it writes and needs no write's answer),
+   * as one atomic unit: all of its writes or none. An adapter may hold them back and send them
+   * to the database together when `effect` succeeds (one round trip instead of one per write).
+   */
+  readonly atomicWrites: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /**
    * Starts `effect` in the background, detached from the caller and from any transaction the
    * caller is in (it runs on its own connection and transactions). Failures are logged.
    */

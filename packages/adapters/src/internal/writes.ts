@@ -1,0 +1,58 @@
+/**
+ * @internal
+ * Writes that may be held back: inside `Transactions.atomicWrites` on PostgreSQL, repositories'
+ * pure writes are collected and sent as one statement (data-modifying CTEs) when the unit ends.
+ */
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+
+/** @internal The writes held back by the enclosing unit, if any. */
+export const heldWrites = FiberRef.unsafeMake<Array<Statement.Statement<any>> | undefined>(undefined)
+
+/**
+ * @internal
+ * Runs a write whose answer nobody reads, or holds it back for the enclosing unit. Each write
+ * must be one plain statement (no `WITH … INSERT` of its own: PostgreSQL allows data-modifying
+ * CTEs at the top level only).
+ */
+export const write = (statement: Statement.Statement<any>): Effect.Effect<void> =>
+  Effect.flatMap(FiberRef.get(heldWrites), (held) =>
+    held === undefined ? Effect.orDie(Effect.asVoid(statement)) : Effect.sync(() => void held.push(statement)))
+
+/** @internal Whether writes are being held back here. */
+export const holding: Effect.Effect<boolean> = Effect.map(FiberRef.get(heldWrites), (held) => held !== undefined)
+
+const placeholder = /\$(\d+)/g
+
+/**
+ * @internal
+ * PostgreSQL: the statements as one, each but the last a data-modifying CTE; parameters
+ * renumbered. One statement is atomic without a transaction around it.
+ */
+export const combine = (statements: ReadonlyArray<Statement.Statement<any>>): readonly [string, ReadonlyArray<unknown>] => {
+  const parts: Array<string> = []
+  const params: Array<unknown> = []
+  for (const statement of statements) {
+    const [text, values] = statement.compile()
+    const offset = params.length
+    parts.push(offset === 0 ? text : text.replace(placeholder, (_, n: string) => `$${Number(n) + offset}`))
+    params.push(...values)
+  }
+  const last = parts.pop()!
+  return parts.length === 0 ? [last, params] : [`WITH ${parts.map((p, i) => `w${i} AS (${p})`).join(", ")} ${last}`, params]
+}
+
+/** @internal Runs `effect` holding its writes back, then sends them at once (PostgreSQL). */
+export const holdingWrites = <A, E, R>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.suspend(() => {
+    const held: Array<Statement.Statement<any>> = []
+    return Effect.locally(effect, heldWrites, held).pipe(
+      Effect.tap(() => {
+        if (held.length === 0) return Effect.void
+        const [text, params] = combine(held)
+        return Effect.orDie(sql.unsafe(text, params))
+      })
+    )
+  })

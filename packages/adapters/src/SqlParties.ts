@@ -9,6 +9,7 @@ import { PartyRepository } from "@kassa/core/ports/PartyRepository"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Governance from "./internal/governance.js"
 import { bool, date, flag, int } from "./internal/rows.js"
 
 /** @internal */
@@ -49,7 +50,9 @@ export const layer = Layer.effect(
         sql`UPDATE parties SET is_blocked = ${flag(p.isBlocked)}, is_suspended = ${flag(p.isSuspended)},
             version = ${p.version} WHERE id = ${p.id} AND version = ${p.version - 1} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
-          Effect.orDie
+          Effect.orDie,
+          // the shops' cache holds parties too
+          Effect.ensuring(Effect.sync(Governance.invalidate))
         )
     }
   })

@@ -5,10 +5,11 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Ids, Shop } from "@kassa/core"
-import { ShopRepository } from "@kassa/core/ports/ShopRepository"
+import { type GovernedShop, ShopRepository } from "@kassa/core/ports/ShopRepository"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Governance from "./internal/governance.js"
 import { bool, date, flag, int, json, toJson } from "./internal/rows.js"
 import { fromRow as contractFromRow } from "./SqlContracts.js"
 import { fromRow as partyFromRow } from "./SqlParties.js"
@@ -32,50 +33,62 @@ export const layer = Layer.effect(
   ShopRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const governed = Governance.make<Option.Option<GovernedShop>>()
+    const readGoverned = (partyID: string, id: string) =>
+      sql`SELECT s.*, p.name AS p_name, p.email AS p_email, p.is_blocked AS p_is_blocked,
+        p.is_suspended AS p_is_suspended, p.created_at AS p_created_at, p.version AS p_version,
+        c.id AS c_id, c.party_id AS c_party_id, c.created_at AS c_created_at, c.status AS c_status,
+        c.valid_since AS c_valid_since, c.valid_until AS c_valid_until, c.terminated_at AS c_terminated_at,
+        c.contractor AS c_contractor, c.legal_agreement AS c_legal_agreement,
+        c.payment_institution_id AS c_payment_institution_id
+      FROM shops s JOIN parties p ON p.id = s.party_id
+      LEFT JOIN contracts c ON c.party_id = s.party_id AND c.id = s.contract_id
+      WHERE s.party_id = ${partyID} AND s.id = ${id}`.pipe(
+      Effect.map((rows) =>
+        Option.fromNullable(rows[0]).pipe(Option.map((r: any) => ({
+          shop: fromRow(r),
+          party: partyFromRow({
+            id: r.partyId,
+            name: r.pName,
+            email: r.pEmail,
+            isBlocked: r.pIsBlocked,
+            isSuspended: r.pIsSuspended,
+            createdAt: r.pCreatedAt,
+            version: r.pVersion
+          }),
+          contract: r.cId === null || r.cId === undefined ? Option.none() : Option.some(contractFromRow({
+            id: r.cId,
+            partyId: r.cPartyId,
+            createdAt: r.cCreatedAt,
+            status: r.cStatus,
+            validSince: r.cValidSince,
+            validUntil: r.cValidUntil,
+            terminatedAt: r.cTerminatedAt,
+            contractor: r.cContractor,
+            legalAgreement: r.cLegalAgreement,
+            paymentInstitutionId: r.cPaymentInstitutionId
+          }))
+        })))
+      ),
+      Effect.orDie
+      )
     return {
       findById: (partyID, id) =>
         sql`SELECT * FROM shops WHERE party_id = ${partyID} AND id = ${id}`.pipe(
           Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))),
           Effect.orDie
         ),
+      // Read before almost every command: kept for a moment (see internal/governance).
       findGoverned: (partyID, id) =>
-        sql`SELECT s.*, p.name AS p_name, p.email AS p_email, p.is_blocked AS p_is_blocked,
-            p.is_suspended AS p_is_suspended, p.created_at AS p_created_at, p.version AS p_version,
-            c.id AS c_id, c.party_id AS c_party_id, c.created_at AS c_created_at, c.status AS c_status,
-            c.valid_since AS c_valid_since, c.valid_until AS c_valid_until, c.terminated_at AS c_terminated_at,
-            c.contractor AS c_contractor, c.legal_agreement AS c_legal_agreement,
-            c.payment_institution_id AS c_payment_institution_id
-          FROM shops s JOIN parties p ON p.id = s.party_id
-          LEFT JOIN contracts c ON c.party_id = s.party_id AND c.id = s.contract_id
-          WHERE s.party_id = ${partyID} AND s.id = ${id}`.pipe(
-          Effect.map((rows) =>
-            Option.fromNullable(rows[0]).pipe(Option.map((r: any) => ({
-              shop: fromRow(r),
-              party: partyFromRow({
-                id: r.partyId,
-                name: r.pName,
-                email: r.pEmail,
-                isBlocked: r.pIsBlocked,
-                isSuspended: r.pIsSuspended,
-                createdAt: r.pCreatedAt,
-                version: r.pVersion
-              }),
-              contract: r.cId === null || r.cId === undefined ? Option.none() : Option.some(contractFromRow({
-                id: r.cId,
-                partyId: r.cPartyId,
-                createdAt: r.cCreatedAt,
-                status: r.cStatus,
-                validSince: r.cValidSince,
-                validUntil: r.cValidUntil,
-                terminatedAt: r.cTerminatedAt,
-                contractor: r.cContractor,
-                legalAgreement: r.cLegalAgreement,
-                paymentInstitutionId: r.cPaymentInstitutionId
-              }))
-            })))
-          ),
-          Effect.orDie
-        ),
+        Effect.suspend(() => {
+          const key = `${partyID}\u0000${id}`
+          const hit = governed.get(key)
+          if (hit !== undefined) return Effect.succeed(hit)
+          const readIn = Governance.current()
+          // a shop not found is not remembered: it may be created the next moment
+          return Effect.tap(readGoverned(partyID, id), (found) =>
+            Effect.sync(() => Option.isSome(found) && governed.set(key, found, readIn)))
+        }),
       listByParty: (partyID) =>
         sql`SELECT * FROM shops WHERE party_id = ${partyID} ORDER BY created_at, id`.pipe(
           Effect.map((rows) => rows.map(fromRow)),
@@ -102,7 +115,8 @@ export const layer = Layer.effect(
             version = ${s.version}
             WHERE party_id = ${s.partyID} AND id = ${s.id} AND version = ${s.version - 1} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
-          Effect.orDie
+          Effect.orDie,
+          Effect.ensuring(Effect.sync(Governance.invalidate))
         )
     }
   })

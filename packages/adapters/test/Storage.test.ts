@@ -168,6 +168,24 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(yield* shops.findById(party.id, b.id), Option.some(b))
       }))
 
+    it.effect("ShopRepository.findGoverned: a change to the shop or its party shows at once", () =>
+      Effect.gen(function*() {
+        const parties = yield* PartyRepository
+        const shops = yield* ShopRepository
+        const party = partyRecord()
+        const shop = shopRecord(party.id)
+        assert.isTrue(Option.isNone(yield* shops.findGoverned(party.id, shop.id)))
+        yield* parties.insert(party)
+        yield* shops.insert(shop)
+        const first = Option.getOrThrow(yield* shops.findGoverned(party.id, shop.id))
+        assert.deepStrictEqual([first.shop.isBlocked, first.party.isSuspended], [false, false])
+        assert.isTrue(yield* shops.update({ ...shop, isBlocked: true, version: 2 }))
+        const blocked = Option.getOrThrow(yield* shops.findGoverned(party.id, shop.id))
+        assert.deepStrictEqual([blocked.shop.isBlocked, blocked.shop.version], [true, 2])
+        assert.isTrue(yield* parties.update({ ...party, isSuspended: true, version: 2 }))
+        assert.isTrue(Option.getOrThrow(yield* shops.findGoverned(party.id, shop.id)).party.isSuspended)
+      }))
+
     it.effect("ShopRepository never answers another party's shop", () =>
       Effect.gen(function*() {
         const parties = yield* PartyRepository

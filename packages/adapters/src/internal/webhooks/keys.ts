@@ -78,8 +78,13 @@ export const makeKeys = (masterKey: Buffer) => {
     })
   })
 
+  // An RSA-2048 signature costs about half a millisecond: it is made on libuv's thread pool, off
+  // the event loop that serves requests.
   const sign = (privateKeyRef: string, body: Uint8Array): Effect.Effect<string> =>
-    Effect.sync(() => base64UrlPadded(rsaSign("sha256", body, keyOf(privateKeyRef))))
+    Effect.async<string>((resume) => {
+      rsaSign("sha256", body, keyOf(privateKeyRef), (error, signature) =>
+        resume(error === null ? Effect.succeed(base64UrlPadded(signature)) : Effect.die(error)))
+    })
 
   return { generate, sign }
 }

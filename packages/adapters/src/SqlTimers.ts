@@ -16,6 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { date, json, toJson } from "./internal/rows.js"
 import { write } from "./internal/writes.js"
+import * as Statements from "./Statements.js"
 
 /** Runs the timers that are due now; answers how many fired. @since 0.1.0 @category tags */
 export class Scheduler extends Context.Tag("kassa/Scheduler")<Scheduler, {
@@ -67,7 +68,8 @@ export const layer = (options: SchedulerOptions = { pollInterval: "250 millis", 
             Effect.zipRight(
               sql`DELETE FROM timers WHERE kind = ${row.kind} AND subject = ${row.subject} AND due_at = ${row.dueAt}`
             ),
-            sql.withTransaction
+            sql.withTransaction,
+            Statements.withWork(`timer:${row.kind}`)
           )
           return true
         }).pipe(
@@ -99,6 +101,7 @@ export const layer = (options: SchedulerOptions = { pollInterval: "250 millis", 
         Effect.catchAllCause((cause) => Effect.logError("timer scheduler pass failed", cause)),
         Effect.zipRight(pause),
         Effect.forever,
+        Statements.withWork("timers"),
         Effect.forkScoped
       )
 

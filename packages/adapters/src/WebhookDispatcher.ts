@@ -51,6 +51,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import { make as randomId } from "./RandomIds.js"
+import * as Statements from "./Statements.js"
 import { loadMasterKey } from "./SqlCardVault.js"
 import { date, int, json } from "./internal/rows.js"
 import { fromRow as invoiceFromRow } from "./SqlInvoices.js"
@@ -574,6 +575,7 @@ const make = (options: WebhookOptions) =>
         Effect.catchAllCause((cause) => Effect.logError("webhook fan-out pass failed", cause)),
         Effect.zipRight(pause),
         Effect.forever,
+        Statements.withWork("webhooks"),
         Effect.forkScoped
       )
       // A pool: free workers claim due subjects; a slow receiver holds up only its own subject.
@@ -599,6 +601,7 @@ const make = (options: WebhookOptions) =>
         // every slot was filled: more may be due, claim again once one is free
         Effect.flatMap((full) => full ? Queue.take(wake) : waitForWork),
         Effect.forever,
+        Statements.withWork("webhooks"),
         Effect.forkScoped
       )
     }

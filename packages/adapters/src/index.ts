@@ -47,6 +47,8 @@ export * as SqlTimers from "./SqlTimers.js"
 /** @since 0.1.0 */
 export * as SqlTransactions from "./SqlTransactions.js"
 /** @since 0.1.0 */
+export * as Statements from "./Statements.js"
+/** @since 0.1.0 */
 export * as TestAcquirer from "./TestAcquirer.js"
 /** @since 0.1.0 */
 export * as TokenKeys from "./TokenKeys.js"

@@ -10,6 +10,7 @@
  * - `KASSA_PROVISION_DEMO` (default true): provision a demo merchant on an empty store
  * - `KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS` (default false): let webhooks reach loopback and private networks (development)
  * - `KASSA_TRACING` (default false): keep Effect's spans (for a tracer an embedder provides)
+ * - `KASSA_COUNT_STATEMENTS` (default false): count SQL statements by operation, shown at `/metrics`
  *
  * @since 0.1.0
  */
@@ -23,6 +24,7 @@ export interface ServerConfig extends KassaConfig {
   readonly host: string
   readonly provisionDemo: boolean
   readonly tracing: boolean
+  readonly countStatements: boolean
 }
 
 /** @since 0.1.0 */
@@ -40,6 +42,7 @@ export const fromEnv = (env: NodeJS.ProcessEnv = process.env): ServerConfig => {
     webhooks: { allowPrivateNetworks: /^(1|true|yes)$/i.test(env.KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? "") },
     settings: { publicUrl: (env.KASSA_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, "") },
     provisionDemo: !/^(0|false|no)$/i.test(env.KASSA_PROVISION_DEMO ?? "true"),
-    tracing: /^(1|true|yes)$/i.test(env.KASSA_TRACING ?? "")
+    tracing: /^(1|true|yes)$/i.test(env.KASSA_TRACING ?? ""),
+    countStatements: /^(1|true|yes)$/i.test(env.KASSA_COUNT_STATEMENTS ?? "")
   }
 }

@@ -9,7 +9,8 @@
  * - `X-Request-Deadline` is honoured: past it the request is stopped (its transaction rolls
  *   back) and answered 504 `{message}`;
  * - JSON responses carry exactly `application/json; charset=utf-8`;
- * - every log line of the request carries its `X-Request-ID`; metrics per operation and status.
+ * - every log line of the request carries its `X-Request-ID`; metrics per operation and status;
+ *   the SQL statements it issues are counted as its operation's (`Statements`).
  *
  * @since 0.1.0
  */
@@ -21,6 +22,7 @@ import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { Statements } from "@kassa/adapters"
 import { Deadline, Errors } from "@kassa/core"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
@@ -59,10 +61,11 @@ export const layer = HttpApiBuilder.middleware(
         const path = url.split("?")[0]!
         const started = performance.now()
         const requestId = original.headers["x-request-id"] ?? ""
+        const operation = operationOf(request.method, path)
 
         yield* HttpApp.appendPreResponseHandler((_req, response) =>
           Effect.sync(() => {
-            metrics.record(operationOf(request.method, path), response.status, (performance.now() - started) / 1000)
+            metrics.record(operation, response.status, (performance.now() - started) / 1000)
             return response.body._tag === "Uint8Array" && response.body.contentType.startsWith("application/json")
               ? HttpServerResponse.setBody(response, HttpBody.uint8Array(response.body.body, JSON_TYPE))
               : response
@@ -76,7 +79,8 @@ export const layer = HttpApiBuilder.middleware(
 
         let handled = app.pipe(
           Effect.provideService(HttpServerRequest.HttpServerRequest, request),
-          HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes))
+          HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
+          Statements.withWork(operation)
         )
         const deadlineText = original.headers["x-request-deadline"]
         if (deadlineText !== undefined && deadlineText.length <= 40) {

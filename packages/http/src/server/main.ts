@@ -6,8 +6,8 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as HttpServer from "@effect/platform/HttpServer"
+import { Statements } from "@kassa/adapters"
 import * as Layer from "effect/Layer"
-import * as Effect from "effect/Effect"
 import * as Logger from "effect/Logger"
 import { createServer } from "node:http"
 import * as Kassa from "../Kassa.js"
@@ -15,17 +15,16 @@ import * as Config from "./Config.js"
 import * as Http from "./Http.js"
 import * as Provisioning from "./Provisioning.js"
 
-console.error("modules evaluated", performance.now().toFixed(0))
 const config = Config.fromEnv()
 
 // Ready before listen: the domain (database, migrations) is built first, then the demo
 // merchant, then the HTTP server, which opens its port last.
 const main = Http.serve.pipe(
   HttpServer.withLogAddress,
-  Layer.tap(() => Effect.sync(() => console.error("http layer built", performance.now().toFixed(0)))),
   Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
   Layer.provide(config.provisionDemo ? Provisioning.layer(config.dataDir) : Layer.empty),
-  Layer.provideMerge(Kassa.layer(config).pipe(Layer.tap(() => Effect.sync(() => console.error("kassa layer built", performance.now().toFixed(0)))))),
+  Layer.provideMerge(Kassa.layer(config)),
+  Layer.provideMerge(config.countStatements ? Statements.layer : Layer.empty),
   Layer.provide(Logger.json),
   // Spans cost throughput and this binary exports none: off unless KASSA_TRACING asks.
   Layer.provide(config.tracing ? Layer.empty : Layer.setTracerEnabled(false))

@@ -17,7 +17,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { int, json, opt, toJson } from "./internal/rows.js"
+import { bool, int, json, opt, toJson } from "./internal/rows.js"
 
 const accountFromRow = (r: any): Model.AccountState => ({
   id: int(r.id),
@@ -53,17 +53,46 @@ export const layer = Layer.effect(
       orElse: () => sql.literal("")
     })
 
-    const lockPlan = (planID: string) =>
-      sql<{ state: PlanState }>`SELECT state FROM ledger_plans WHERE id = ${planID} ${forUpdate}`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map((r) => r.state)))
-      )
+    // Account ids never change: they are kept once read, on PostgreSQL (a round trip each
+    // otherwise; SQLite runs in-process and keeps none). Whether the row read was committed by
+    // another transaction, not opened by the caller's own, which may still roll back:
+    const knownIds = new Map<string, number>()
+    const committed = sql.onDialectOrElse({
+      pg: () => sql.literal("xmin <> pg_current_xact_id()::xid"),
+      orElse: () => sql.literal("0")
+    })
 
-    const loadBatches = (planID: string) =>
-      sql`SELECT batch_id, postings FROM ledger_batches WHERE plan_id = ${planID} ORDER BY batch_id`.pipe(
-        Effect.map((rows) =>
-          rows.map((r: any): Batch => ({ id: int(r.batchId), postings: json<ReadonlyArray<Posting>>(r.postings) }))
+    const forUpdateOfPlan = sql.onDialectOrElse({
+      pg: () => sql.literal("FOR UPDATE OF p"),
+      orElse: () => sql.literal("")
+    })
+
+    /** The plan's state and batches, one read; on PostgreSQL the plan row is locked. */
+    const readPlan = (planID: string, lock: boolean) =>
+      sql`SELECT p.state, b.batch_id, b.postings FROM ledger_plans p
+          LEFT JOIN ledger_batches b ON b.plan_id = p.id
+          WHERE p.id = ${planID} ORDER BY b.batch_id ${lock ? forUpdateOfPlan : sql.literal("")}`.pipe(
+        Effect.map((rows: ReadonlyArray<any>) =>
+          rows.length === 0 ? Option.none<{ state: PlanState; batches: ReadonlyArray<Batch> }>() : Option.some({
+            state: rows[0].state as PlanState,
+            batches: rows.filter((r) => r.batchId !== null && r.batchId !== undefined).map((r): Batch => ({
+              id: int(r.batchId),
+              postings: json<ReadonlyArray<Posting>>(r.postings)
+            }))
+          })
         )
       )
+
+    /** Adds to the accounts' columns, one statement for all of them. */
+    const addToAccounts = (deltas: ReadonlyArray<readonly [id: number, own: number, minDiff: number, maxDiff: number]>) => {
+      const changed = deltas.filter(([, own, min, max]) => own !== 0 || min !== 0 || max !== 0)
+      if (changed.length === 0) return Effect.void
+      const values = changed.map(([id, own, min, max]) =>
+        sql`SELECT CAST(${id} AS BIGINT) AS id, CAST(${own} AS BIGINT) AS own_d, CAST(${min} AS BIGINT) AS min_d, CAST(${max} AS BIGINT) AS max_d`
+      )
+      return sql`UPDATE ledger_accounts SET own = own + v.own_d, min_diff = min_diff + v.min_d, max_diff = max_diff + v.max_d
+        FROM (${sql.join(" UNION ALL ", false)(values)}) AS v WHERE ledger_accounts.id = v.id`.pipe(Effect.asVoid)
+    }
 
     /** Reads (on PostgreSQL: locks) the accounts, in id order. */
     const lockAccounts = (ids: ReadonlyArray<number>) =>
@@ -83,19 +112,16 @@ export const layer = Layer.effect(
 
     const finish = (op: "commit" | "rollback", planID: string) =>
       Effect.gen(function*() {
-        const state = yield* lockPlan(planID)
-        if (Option.isNone(state)) return yield* Effect.dieMessage(`Ledger.${op}: plan ${planID} is not held`)
-        if (state.value === op) return
-        const batches = yield* loadBatches(planID)
+        const plan = yield* readPlan(planID, true)
+        if (Option.isNone(plan)) return yield* Effect.dieMessage(`Ledger.${op}: plan ${planID} is not held`)
+        const { batches, state } = plan.value
+        if (state === op) return
         const accounts = yield* lockAccounts(Model.accountsOf(batches))
-        const decided = (op === "commit" ? Model.commit : Model.rollback)(planState(planID, state.value, batches, accounts), planID)
+        const decided = (op === "commit" ? Model.commit : Model.rollback)(planState(planID, state, batches, accounts), planID)
         if (Either.isLeft(decided)) return yield* refuse(op)(decided.left)
-        for (const [id, d] of Model.diffsOf(batches)) {
-          const net = op === "commit" ? d.net : 0
-          if (net === 0 && d.minDiff === 0 && d.maxDiff === 0) continue
-          yield* sql`UPDATE ledger_accounts SET own = own + ${net}, min_diff = min_diff - ${d.minDiff},
-                     max_diff = max_diff - ${d.maxDiff} WHERE id = ${id}`
-        }
+        yield* addToAccounts(
+          [...Model.diffsOf(batches)].map(([id, d]) => [id, op === "commit" ? d.net : 0, -d.minDiff, -d.maxDiff] as const)
+        )
         yield* sql`UPDATE ledger_plans SET state = ${op} WHERE id = ${planID}`
       }).pipe(Effect.orDie)
 
@@ -108,7 +134,10 @@ export const layer = Layer.effect(
             shopId: key.shopID ?? "",
             currency: key.currency
           }
-          const find = sql`SELECT id FROM ledger_accounts WHERE kind = ${row.kind}
+          const cacheKey = `${row.kind}\u0000${row.partyId}\u0000${row.shopId}\u0000${row.currency}`
+          const known = knownIds.get(cacheKey)
+          if (known !== undefined) return known
+          const find = sql<{ id: unknown; committed: unknown }>`SELECT id, ${committed} AS committed FROM ledger_accounts WHERE kind = ${row.kind}
             AND party_id = ${row.partyId} AND shop_id = ${row.shopId} AND currency = ${row.currency}`
           // Accounts are opened once and read ever after: read first, open only when missing.
           let rows = yield* find
@@ -118,7 +147,13 @@ export const layer = Layer.effect(
             rows = yield* find
           }
           if (rows.length === 0) return yield* Effect.dieMessage(`Ledger.account: the ${key.kind} account was not opened`)
-          return int(rows[0]!.id)
+          const id = int(rows[0]!.id)
+          // An id is kept once its row is committed: a transaction that opened it may roll back.
+          if (bool(rows[0]!.committed)) {
+            if (knownIds.size >= 100_000) knownIds.clear()
+            knownIds.set(cacheKey, id)
+          }
+          return id
         }).pipe(Effect.orDie),
 
       balance: (id) =>
@@ -137,21 +172,17 @@ export const layer = Layer.effect(
       hold: (planID, batch) =>
         Effect.gen(function*() {
           yield* sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })} ON CONFLICT DO NOTHING`
-          const state = yield* lockPlan(planID)
-          if (Option.isNone(state)) return yield* Effect.dieMessage(`Ledger.hold: plan ${planID} was not created`)
-          const batches = yield* loadBatches(planID)
+          const plan = yield* readPlan(planID, true)
+          if (Option.isNone(plan)) return yield* Effect.dieMessage(`Ledger.hold: plan ${planID} was not created`)
+          const { batches, state } = plan.value
           const accounts = yield* lockAccounts(Model.accountsOf([batch]).filter(Number.isSafeInteger))
-          const decided = Model.hold(planState(planID, state.value, batches, accounts), planID, batch)
+          const decided = Model.hold(planState(planID, state, batches, accounts), planID, batch)
           if (Either.isLeft(decided)) return yield* refuse("hold")(decided.left)
           if (batches.some((b) => b.id === batch.id)) return
           yield* sql`INSERT INTO ledger_batches ${
             sql.insert({ planId: planID, batchId: batch.id, postings: toJson(batch.postings.map(postingToJson)) })
           }`
-          for (const [id, d] of Model.diffsOf([batch])) {
-            if (d.minDiff === 0 && d.maxDiff === 0) continue
-            yield* sql`UPDATE ledger_accounts SET min_diff = min_diff + ${d.minDiff},
-                       max_diff = max_diff + ${d.maxDiff} WHERE id = ${id}`
-          }
+          yield* addToAccounts([...Model.diffsOf([batch])].map(([id, d]) => [id, 0, d.minDiff, d.maxDiff] as const))
         }).pipe(Effect.orDie),
 
       commit: (planID) => finish("commit", planID),
@@ -159,11 +190,10 @@ export const layer = Layer.effect(
       rollback: (planID) => finish("rollback", planID),
 
       plan: (planID) =>
-        Effect.gen(function*() {
-          const rows = yield* sql<{ state: PlanState }>`SELECT state FROM ledger_plans WHERE id = ${planID}`
-          if (rows.length === 0) return Option.none<Plan>()
-          return Option.some<Plan>({ id: planID, state: rows[0]!.state, batches: yield* loadBatches(planID) })
-        }).pipe(Effect.orDie)
+        readPlan(planID, false).pipe(
+          Effect.map(Option.map((p): Plan => ({ id: planID, state: p.state, batches: p.batches }))),
+          Effect.orDie
+        )
     }
   })
 )

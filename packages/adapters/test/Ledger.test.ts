@@ -155,6 +155,23 @@ for (const dialect of Dialects.dialects()) {
         assert.strictEqual(Number(rows[0]!.n), 1)
       }))
 
+    it.effect("an account opened in a transaction that rolls back is opened afresh, never answered by a stale id", () =>
+      Effect.gen(function*() {
+        const ledger = yield* Ledger
+        const sql = yield* SqlClient.SqlClient
+        const key: AccountKey = { kind: "settlement", partyID: `party-${RandomIds.make()}`, shopID: "shop", currency: "RUB" }
+        yield* sql.withTransaction(Effect.gen(function*() {
+          const first = yield* ledger.account(key)
+          // read again in the same transaction: the row is the transaction's own, not yet committed
+          assert.strictEqual(yield* ledger.account(key), first)
+          return yield* Effect.fail("rolled back" as const)
+        })).pipe(Effect.flip, Effect.orDie)
+        // (SQLite may give the rolled-back row's id again; PostgreSQL never does)
+        const id = yield* tx(ledger.account(key))
+        assert.deepStrictEqual(Option.map(yield* ledger.balance(id), (b) => b.key), Option.some(key))
+        assert.strictEqual(yield* tx(ledger.account(key)), id)
+      }))
+
     it.effect("hold, then commit: pending amounts move into own (partial capture)", () =>
       Effect.gen(function*() {
         const ledger = yield* Ledger

@@ -285,29 +285,31 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       request: { requestType: "BrowserGetRequest", uriTemplate: `${settings.publicUrl}/3ds/${interactionID}` }
     })
 
+    /** Records the acquirer's answer; answers the payment as it now stands. */
     const applyAuthorization = (p: PaymentRecord, result: AuthorizeResult) =>
       Effect.gen(function*() {
+        let after: PaymentRecord
         switch (result._tag) {
           case "Authorized":
-            yield* apply(p.invoiceID, p.id, { _tag: "Authorized", transactionInfo: result.transaction }, () => ({
+            after = yield* apply(p.invoiceID, p.id, { _tag: "Authorized", transactionInfo: result.transaction }, () => ({
               recurrentToken: result.recurrentToken
             }))
             break
           case "Declined":
-            yield* apply(p.invoiceID, p.id, { _tag: "Declined", error: result.error })
+            after = yield* apply(p.invoiceID, p.id, { _tag: "Declined", error: result.error })
             break
           case "InteractionRequired": {
             const interactionID = `${yield* ids.next}${yield* ids.next}`
-            yield* apply(
+            return yield* apply(
               p.invoiceID,
               p.id,
               { _tag: "InteractionRequested", userInteraction: interactionOf(interactionID) },
               () => ({ interactionID })
             )
-            return
           }
         }
         if (p.vaultSession !== undefined) yield* vault.deleteSession(p.vaultSession)
+        return after
       })
 
     /**
@@ -315,9 +317,9 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
      * twice at once (the acquirer answers a repeated operation with its first answer, and the
      * transitions are optimistic).
      */
-    const advance = (invoiceID: string, id: string): Effect.Effect<void, never> =>
+    const advance = (invoiceID: string, id: string, known?: PaymentRecord): Effect.Effect<void, never> =>
       Effect.gen(function*() {
-        const p = yield* load(invoiceID, id).pipe(Effect.orDie)
+        const p = known ?? (yield* load(invoiceID, id).pipe(Effect.orDie))
         const operationID = operationOf(invoiceID, id)
         switch (p.activity) {
           case "processing": {
@@ -343,8 +345,10 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
               yield* apply(invoiceID, id, { _tag: "DeadlineReached" })
               return
             }
-            yield* applyAuthorization(p, result.value)
-            break
+            // the payment as the authorisation left it: an instant one goes on to its capture
+            const next = yield* applyAuthorization(p, result.value)
+            if (next.activity === "capturing" || next.activity === "cancelling") yield* advance(invoiceID, id, next)
+            return
           }
           case "capturing": {
             const result = yield* acquirer.capture(operationID, p.capture?.amount ?? p.amount, p.currency)
@@ -375,8 +379,6 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
             yield* timers.cancel(ADVANCE_TIMER, subjectOf(invoiceID, id))
             return
         }
-        const next = yield* load(invoiceID, id).pipe(Effect.orDie)
-        if (next.activity === "capturing" || next.activity === "cancelling") yield* advance(invoiceID, id)
       }).pipe(
         Effect.catchAll((e) =>
           Effect.logWarning("payment step refused", e).pipe(Effect.annotateLogs({ invoiceID, paymentID: id }))

@@ -28,6 +28,7 @@ import { sleep } from "./load.mjs"
 import { profileMarkdown, summarizeProfile } from "./profile.mjs"
 import { createInvoiceScenario, flowScenario, readScenario, webhookScenario } from "./scenarios.mjs"
 import { bundlePath, killAll, readMemory, repoRoot, shutdown, startFloor, startKassa, stopProcess } from "./server.mjs"
+import { statementsScenario } from "./statements.mjs"
 
 const require = createRequire(import.meta.url)
 const env = process.env
@@ -136,6 +137,16 @@ const coldStartScenario = async ({ dialect, dataDir, databaseUrl, n }) => {
   }
   const sorted = [...times].sort((a, b) => a - b)
   return { times, median: sorted[Math.floor(sorted.length / 2)] }
+}
+
+/** Statements per operation: the same store, a server that counts them (statements.mjs). */
+const statementsStep = async ({ dialect, dataDir, databaseUrl }) => {
+  const server = await startKassa({ name: `kassa-${dialect}-statements`, dataDir, databaseUrl, env: { KASSA_COUNT_STATEMENTS: "true" } })
+  try {
+    return await statementsScenario(server, { flows: QUICK ? 6 : 20 })
+  } finally {
+    await stopProcess(server.proc)
+  }
 }
 
 /** The search benchmark of packages/testing/bench/search.mjs, when the file exists. */
@@ -365,6 +376,7 @@ const main = async () => {
         }
       }
       r.coldStart = await step(`${dialect}: cold start ×${cfg.coldStarts}`, () => coldStartScenario({ dialect, dataDir, databaseUrl, n: cfg.coldStarts }))
+      if (dialect === "pg") r.statements = await step(`${dialect}: SQL statements per operation`, () => statementsStep({ dialect, dataDir, databaseUrl }))
       if (cfg.profile && dialect === "pg") r.profile = await step(`${dialect}: CPU profile under createInvoice`, () => profileScenario({ dialect, dataDir, databaseUrl }))
     }
   }
@@ -542,6 +554,22 @@ const renderReport = ({ machineInfo, loadBefore, loadAfter }) => {
     lines.push("|---|---:|---:|---:|---:|---:|---:|")
     const f2 = (n) => (n ?? 0).toFixed(2)
     for (const [name, x] of pgPer) lines.push(`| ${name} | ${f2(x.commits)} | ${f2(x.inserted)} | ${f2(x.updated)} | ${f2(x.deleted)} | ${f2(x.fetched)} | ${f2(x.blocks)} |`)
+    lines.push("")
+  }
+
+  const st = results.pg.statements
+  if (st !== undefined) {
+    lines.push(`## SQL statements per operation (PostgreSQL; ${st.flows} sequential payment flows after a warm-up, counted by Kassa with KASSA_COUNT_STATEMENTS=true)`)
+    lines.push("")
+    lines.push("Each flow: createInvoice, createPaymentResource, createPayment (instant or hold, alternately; a hold is captured with capturePayment), polls until captured, a partial refund polled until succeeded, getInvoiceByID, getInvoiceEvents. Statements of the background work a request starts (a payment's authorisation and capture, a refund's processing) count as the request's; `BEGIN` and `COMMIT` are not counted.")
+    lines.push("")
+    lines.push("| operation or work | requests | statements | per request | per flow |")
+    lines.push("|---|---:|---:|---:|---:|")
+    for (const row of st.rows) {
+      lines.push(`| ${row.work} | ${row.requests === undefined ? "—" : int(row.requests)} | ${int(row.statements)} | ${row.perRequest === undefined ? "—" : row.perRequest.toFixed(1)} | ${row.perFlow === undefined ? "—" : row.perFlow.toFixed(1)} |`)
+    }
+    lines.push("")
+    lines.push("`webhooks` is the dispatcher's polling (no webhook is registered here), `timers` the timers' polling, `timer:<kind>` work a durable timer resumed.")
     lines.push("")
   }
 

@@ -1,24 +1,16 @@
 // Dev helper: one payment flow at a time, timing each step and each status seen while polling.
 // node packages/testing/bench/oneflow.mjs pg|sqlite [flows]
 import { execFileSync } from "node:child_process"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
+import { startDevKassa } from "./devServer.mjs"
 import { clientFor, idOf, invoiceBody, paymentResourceBody, requestId, statusOf } from "./scenarios.mjs"
-import { startKassa, stopProcess } from "./server.mjs"
 
 const dialect = process.argv[2] ?? "pg"
 const flows = Number(process.argv[3] ?? 5)
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-oneflow-"))
-let databaseUrl
-if (dialect === "pg") {
-  const db = `kassa_oneflow_${Date.now()}`
-  execFileSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-qc", `CREATE DATABASE ${db}`])
-  // ONEFLOW_LOG=1: PostgreSQL logs this database's statements (its server log), to see a flow's.
-  if (process.env.ONEFLOW_LOG === "1") execFileSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-qc", `ALTER DATABASE ${db} SET log_statement = 'all'`])
-  databaseUrl = `postgres://postgres@127.0.0.1:5432/${db}`
+// ONEFLOW_LOG=1: PostgreSQL logs this database's statements (its server log), to see a flow's.
+const { database, server, stop } = await startDevKassa(dialect, { name: "oneflow" })
+if (process.env.ONEFLOW_LOG === "1" && database !== undefined) {
+  execFileSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-qc", `ALTER DATABASE ${database} SET log_statement = 'all'`])
 }
-const server = await startKassa({ name: `kassa-${dialect}`, dataDir: path.join(dir, "data"), databaseUrl })
 const client = clientFor(server, 2)
 const { shopID } = server.credentials
 for (let i = 0; i < flows; i++) {
@@ -47,5 +39,4 @@ for (let i = 0; i < flows; i++) {
   console.log(steps.join(" | "))
 }
 client.close()
-await stopProcess(server.proc, { signal: "SIGINT" })
-if (databaseUrl !== undefined) execFileSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-qc", `DROP DATABASE ${databaseUrl.split("/").pop()}`])
+await stop()

@@ -8,7 +8,7 @@ import { EventLog } from "@kassa/core/ports/EventLog"
 import { WebhookUrlGuard } from "@kassa/core/ports/WebhookUrlGuard"
 import * as Notification from "@kassa/core/webhook/Notification"
 import * as RetrySchedule from "@kassa/core/webhook/RetrySchedule"
-import type * as Webhook from "@kassa/core/webhook/Webhook"
+import * as Webhook from "@kassa/core/webhook/Webhook"
 import { WebhookService } from "@kassa/core/webhook/WebhookService"
 import * as Kassa from "@kassa/http/Kassa"
 import { verifyNotification } from "@kassa/http/Notifications"
@@ -70,23 +70,7 @@ const stack = (dialect: Dialects.Dialect, options: WebhookDispatcher.WebhookOpti
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-const ALL_INVOICE_TYPES: ReadonlyArray<Webhook.InvoicesEventType> = [
-  "InvoiceCreated",
-  "InvoicePaid",
-  "InvoiceCancelled",
-  "InvoiceFulfilled",
-  "PaymentStarted",
-  "PaymentProcessed",
-  "PaymentCaptured",
-  "PaymentCancelled",
-  "PaymentRefunded",
-  "PaymentFailed",
-  "PaymentRefundCreated",
-  "PaymentRefundSucceeded",
-  "PaymentRefundFailed",
-  "PaymentUserInteractionRequested",
-  "PaymentUserInteractionCompleted"
-]
+const ALL_INVOICE_TYPES: ReadonlyArray<Webhook.InvoicesEventType> = Webhook.InvoicesEventType.literals
 
 /** A webhook of the merchant's shop, deleted (its queue discarded) when the test ends. */
 const hookFor = (

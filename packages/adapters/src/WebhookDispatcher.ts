@@ -107,6 +107,12 @@ const HEADS_PER_READ = 20
 
 const ms = (d: Duration.DurationInput | undefined, fallback: Duration.DurationInput) => Duration.toMillis(d ?? fallback)
 
+/** A subject claimed for this process, with its queue when the claim read it. */
+interface Claimed {
+  readonly subject: Subject
+  readonly first?: { readonly version: number; readonly heads: ReadonlyArray<any> } | undefined
+}
+
 // ---------------------------------------------------------------------------------------------
 // Keys and the URL guard
 // ---------------------------------------------------------------------------------------------
@@ -352,17 +358,56 @@ const make = (options: WebhookOptions) =>
     const subjectIs = (s: Subject) =>
       sql`webhook_id = ${s.webhookID} AND subject_type = ${s.type} AND subject_id = ${s.id}`
 
-    /** Claims up to `limit` due subjects for this process. */
+    /** The head of a subject's queue and what follows it (`c`: the subject's columns). */
+    const headsOf = (c: { readonly webhookID: unknown; readonly type: unknown; readonly id: unknown }) =>
+      sql`SELECT d.id, d.attempts, d.first_attempt_at, d.body, w.url, w.private_key, w.deleted_at
+        FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+        WHERE d.webhook_id = ${c.webhookID} AND d.subject_type = ${c.type} AND d.subject_id = ${c.id}
+        AND d.status = 'pending' ORDER BY d.id LIMIT ${HEADS_PER_READ}`
+
+    /**
+     * Claims up to `limit` due subjects for this process. On PostgreSQL the same statement reads
+     * each one's queue (`first`), as `lockAndRead` would.
+     */
     const claimSubjects = (limit: number) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        const rows = yield* sql<any>`UPDATE webhook_subjects SET locked_until = ${now + leaseMs}, lock_owner = ${owner}
+        const claim = sql`UPDATE webhook_subjects SET locked_until = ${now + leaseMs}, lock_owner = ${owner}
           WHERE (webhook_id, subject_type, subject_id) IN (
             SELECT webhook_id, subject_type, subject_id FROM webhook_subjects
             WHERE next_attempt_at <= ${now} AND (locked_until IS NULL OR locked_until <= ${now})
             ORDER BY next_attempt_at LIMIT ${limit} ${skipLocked("")})
-          RETURNING webhook_id, subject_type, subject_id`
-        return rows.map((r): Subject => ({ webhookID: r.webhookId, type: r.subjectType, id: r.subjectId }))
+          RETURNING webhook_id, subject_type, subject_id, version`
+        return yield* sql.onDialectOrElse({
+          pg: () =>
+            sql<any>`WITH c AS (${claim})
+              SELECT c.webhook_id AS c_webhook_id, c.subject_type AS c_subject_type, c.subject_id AS c_subject_id,
+                c.version AS lock_version, h.*
+              FROM c LEFT JOIN LATERAL (${
+              headsOf({ webhookID: sql.literal("c.webhook_id"), type: sql.literal("c.subject_type"), id: sql.literal("c.subject_id") })
+            }) h ON true ORDER BY c_webhook_id, c_subject_type, c_subject_id, h.id`.pipe(
+              Effect.map((rows) => {
+                const claimed = new Map<string, Claimed>()
+                for (const r of rows) {
+                  const key = `${r.cWebhookId}\u0000${r.cSubjectType}\u0000${r.cSubjectId}`
+                  let c = claimed.get(key)
+                  if (c === undefined) {
+                    c = {
+                      subject: { webhookID: r.cWebhookId, type: r.cSubjectType, id: r.cSubjectId },
+                      first: { version: int(r.lockVersion), heads: [] }
+                    }
+                    claimed.set(key, c)
+                  }
+                  if (r.id !== null && r.id !== undefined) (c.first!.heads as Array<any>).push(r)
+                }
+                return [...claimed.values()]
+              })
+            ),
+          orElse: () =>
+            claim.pipe(Effect.map((rows: ReadonlyArray<any>) =>
+              rows.map((r): Claimed => ({ subject: { webhookID: r.webhookId, type: r.subjectType, id: r.subjectId } }))
+            ))
+        })
       }).pipe(Effect.orDie)
 
     const post = (url: string, body: Buffer, digest: string) =>
@@ -399,10 +444,7 @@ const make = (options: WebhookOptions) =>
      * follows: one statement on PostgreSQL. `version` is undefined when the lease was lost.
      */
     const lockAndRead = (s: Subject, lockedUntil: number) => {
-      const heads = sql`SELECT d.id, d.attempts, d.first_attempt_at, d.body, w.url, w.private_key, w.deleted_at
-        FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-        WHERE d.webhook_id = ${s.webhookID} AND d.subject_type = ${s.type} AND d.subject_id = ${s.id}
-        AND d.status = 'pending' ORDER BY d.id LIMIT ${HEADS_PER_READ}`
+      const heads = headsOf(s)
       const lock = sql`UPDATE webhook_subjects SET locked_until = ${lockedUntil}
         WHERE ${subjectIs(s)} AND lock_owner = ${owner} RETURNING version`
       return sql.onDialectOrElse({
@@ -490,11 +532,13 @@ const make = (options: WebhookOptions) =>
      * Sends the subject's queue from its head while it succeeds, then gives the subject back (idle
      * if its queue is empty); answers how many attempts it made.
      */
-    const deliverSubject = (s: Subject) =>
+    const deliverSubject = ({ first, subject: s }: Claimed) =>
       Effect.gen(function*() {
         let attempts = 0
+        let read = first
         while (attempts < SENDS_PER_SUBJECT_PER_PASS) {
-          const { heads, version } = yield* lockAndRead(s, (yield* Clock.currentTimeMillis) + leaseMs)
+          const { heads, version } = read ?? (yield* lockAndRead(s, (yield* Clock.currentTimeMillis) + leaseMs))
+          read = undefined
           if (version === undefined) return attempts
           if (heads.length > 0 && heads[0].deletedAt !== null && heads[0].deletedAt !== undefined) {
             yield* discardQueue(s)

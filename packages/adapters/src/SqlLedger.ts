@@ -54,11 +54,15 @@ export const layer = Layer.effect(
     })
 
     // Account ids never change: they are kept once read, on PostgreSQL (a round trip each
-    // otherwise; SQLite runs in-process and keeps none). Whether the row read was committed by
-    // another transaction, not opened by the caller's own, which may still roll back:
+    // otherwise; SQLite runs in-process and keeps none). Only a row older than every transaction
+    // still running is kept: one opened by the caller's own transaction (or a savepoint in it),
+    // which may still roll back, never is.
     const knownIds = new Map<string, number>()
     const committed = sql.onDialectOrElse({
-      pg: () => sql.literal("xmin <> pg_current_xact_id()::xid"),
+      pg: () =>
+        sql.literal(
+          "age(xmin) > age(((pg_snapshot_xmin(pg_current_snapshot())::text::bigint % 4294967296)::text)::xid)"
+        ),
       orElse: () => sql.literal("0")
     })
 

@@ -170,6 +170,15 @@ for (const dialect of Dialects.dialects()) {
         const id = yield* tx(ledger.account(key))
         assert.deepStrictEqual(Option.map(yield* ledger.balance(id), (b) => b.key), Option.some(key))
         assert.strictEqual(yield* tx(ledger.account(key)), id)
+        // opened in a savepoint whose transaction then rolls back
+        const nested: AccountKey = { ...key, kind: "guarantee" }
+        yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql.withTransaction(ledger.account(nested))
+          yield* ledger.account(nested)
+          return yield* Effect.fail("rolled back" as const)
+        })).pipe(Effect.flip, Effect.orDie)
+        const again = yield* tx(ledger.account(nested))
+        assert.deepStrictEqual(Option.map(yield* ledger.balance(again), (b) => b.key), Option.some(nested))
       }))
 
     it.effect("hold, then commit: pending amounts move into own (partial capture)", () =>

@@ -387,20 +387,17 @@ const make = (options: WebhookOptions) =>
               headsOf({ webhookID: sql.literal("c.webhook_id"), type: sql.literal("c.subject_type"), id: sql.literal("c.subject_id") })
             }) h ON true ORDER BY c_webhook_id, c_subject_type, c_subject_id, h.id`.pipe(
               Effect.map((rows) => {
-                const claimed = new Map<string, Claimed>()
+                const claimed = new Map<string, { readonly subject: Subject; readonly version: number; readonly heads: Array<unknown> }>()
                 for (const r of rows) {
                   const key = `${r.cWebhookId}\u0000${r.cSubjectType}\u0000${r.cSubjectId}`
                   let c = claimed.get(key)
                   if (c === undefined) {
-                    c = {
-                      subject: { webhookID: r.cWebhookId, type: r.cSubjectType, id: r.cSubjectId },
-                      first: { version: int(r.lockVersion), heads: [] }
-                    }
+                    c = { subject: { webhookID: r.cWebhookId, type: r.cSubjectType, id: r.cSubjectId }, version: int(r.lockVersion), heads: [] }
                     claimed.set(key, c)
                   }
-                  if (r.id !== null && r.id !== undefined) (c.first!.heads as Array<any>).push(r)
+                  if (r.id !== null && r.id !== undefined) c.heads.push(r)
                 }
-                return [...claimed.values()]
+                return [...claimed.values()].map(({ heads, subject, version }): Claimed => ({ subject, first: { version, heads } }))
               })
             ),
           orElse: () =>

@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 
 /** @internal The writes held back by the enclosing unit, if any. */
-export const heldWrites = FiberRef.unsafeMake<Array<Statement.Statement<any>> | undefined>(undefined)
+export const heldWrites = FiberRef.unsafeMake<Array<Statement.Statement<unknown>> | undefined>(undefined)
 
 /**
  * @internal
@@ -17,7 +17,7 @@ export const heldWrites = FiberRef.unsafeMake<Array<Statement.Statement<any>> | 
  * must be one plain statement (no `WITH … INSERT` of its own: PostgreSQL allows data-modifying
  * CTEs at the top level only).
  */
-export const write = (statement: Statement.Statement<any>): Effect.Effect<void> =>
+export const write = (statement: Statement.Statement<unknown>): Effect.Effect<void> =>
   Effect.flatMap(FiberRef.get(heldWrites), (held) =>
     held === undefined ? Effect.orDie(Effect.asVoid(statement)) : Effect.sync(() => void held.push(statement)))
 
@@ -31,7 +31,7 @@ const placeholder = /\$(\d+)/g
  * PostgreSQL: the statements as one, each but the last a data-modifying CTE; parameters
  * renumbered. One statement is atomic without a transaction around it.
  */
-export const combine = (statements: ReadonlyArray<Statement.Statement<any>>): readonly [string, ReadonlyArray<unknown>] => {
+export const combine = (statements: ReadonlyArray<Statement.Statement<unknown>>): readonly [string, ReadonlyArray<unknown>] => {
   const parts: Array<string> = []
   const params: Array<unknown> = []
   for (const statement of statements) {
@@ -47,7 +47,7 @@ export const combine = (statements: ReadonlyArray<Statement.Statement<any>>): re
 /** @internal Runs `effect` holding its writes back, then sends them at once (PostgreSQL). */
 export const holdingWrites = <A, E, R>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.suspend(() => {
-    const held: Array<Statement.Statement<any>> = []
+    const held: Array<Statement.Statement<unknown>> = []
     return Effect.locally(effect, heldWrites, held).pipe(
       Effect.tap(() => {
         if (held.length === 0) return Effect.void

@@ -17,6 +17,7 @@ import webhooks from "./internal/migrations/0008_webhooks.js"
 import refunds from "./internal/migrations/0009_refunds_chargebacks.js"
 import search from "./internal/migrations/0010_search.js"
 import customers from "./internal/migrations/0011_customers.js"
+import searchPayers from "./internal/migrations/0012_search_payers.js"
 
 const migrations = Migrator.fromRecord({
   "0001_kernel": kernel,
@@ -29,7 +30,8 @@ const migrations = Migrator.fromRecord({
   "0008_webhooks": webhooks,
   "0009_refunds_chargebacks": refunds,
   "0010_search": search,
-  "0011_customers": customers
+  "0011_customers": customers,
+  "0012_search_payers": searchPayers
 })
 
 /**

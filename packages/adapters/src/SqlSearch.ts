@@ -28,6 +28,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as Where from "./internal/search/conditions.js"
+import * as Payers from "./internal/search/payers.js"
 import * as Rollups from "./internal/search/rollups.js"
 import * as Rows from "./internal/search/rows.js"
 import { int } from "./internal/rows.js"
@@ -39,6 +40,11 @@ export { default as migration } from "./internal/migrations/0010_search.js"
 export interface SearchOptions {
   /** The key of the continuation tokens' codes (at least 16 bytes). */
   readonly secret: Uint8Array | string
+  /**
+   * Payers whose successes surround a window that the unique payers statistic looks up one by
+   * one before it counts the window's payments instead (default 2,000).
+   */
+  readonly payerProbes?: number
 }
 
 /** HMAC-SHA256 codes under `secret`. @since 0.1.0 */
@@ -111,7 +117,7 @@ const SEEK_FROM = 2_000
 const BATCH = 20_000
 
 /** The repository on the current `SqlClient`. @since 0.1.0 */
-export const make = Effect.gen(function*() {
+export const make = (options: Pick<SearchOptions, "payerProbes"> = {}) => Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const isSuccessful = sql`p.status IN ${sql.in(Where.SUCCESSFUL)}`
 
@@ -261,11 +267,7 @@ export const make = Effect.gen(function*() {
         })
         return Rollups.merge([...fromRollups, ...rest])
       }).pipe(Effect.orDie),
-    uniquePayers: (scope, w) =>
-      sql<{ n: unknown }>`SELECT COUNT(*) AS n FROM (
-          SELECT DISTINCT p.search_payer FROM payments p
-          WHERE ${sql.and([...Where.scoped(sql, "p", scope, w), isSuccessful, sql`p.search_payer IS NOT NULL`])}
-        ) payers`.pipe(Effect.map((rows) => int(rows[0]?.n ?? 0)), Effect.orDie)
+    uniquePayers: (scope, w) => Payers.unique(sql, scope, w, options.payerProbes).pipe(Effect.orDie)
   }
   return repository
 })
@@ -306,7 +308,7 @@ const compactor = Layer.scopedDiscard(
  */
 export const layer = (options: SearchOptions): Layer.Layer<SearchRepository | SearchTokens, never, SqlClient.SqlClient> =>
   Layer.mergeAll(
-    Layer.effect(SearchRepository, make),
+    Layer.effect(SearchRepository, make(options)),
     Layer.sync(SearchTokens, () => tokens(options.secret)),
     compactor
   )

@@ -75,6 +75,15 @@ const resourcePayer = (details: unknown, o: { email?: string; ip?: string; finge
   contactInfo: { ...(o.email === undefined ? {} : { email: o.email }), ...(o.country === undefined ? {} : { country: o.country }) }
 })
 
+/** A payment's `data` column as the adapters write it. */
+const paymentData = (p: Pay) =>
+  JSON.stringify({
+    payer: p.payer,
+    makeRecurrent: false,
+    authorizedAmount: p.amount,
+    ...(p.transactionInfo === undefined ? {} : { transactionInfo: p.transactionInfo })
+  })
+
 const insert = (shop: { partyID: string; shopID: string }) => {
   const invoice = (id: string, createdAt: number, o: { amount?: number; status?: string } = {}) =>
     Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -114,12 +123,7 @@ const insert = (shop: { partyID: string; shopID: string }) => {
           interactionId: null,
           fee: p.fee,
           statusChangedAt: p.createdAt + 1000,
-          data: JSON.stringify({
-            payer: p.payer,
-            makeRecurrent: false,
-            authorizedAmount: p.amount,
-            ...(p.transactionInfo === undefined ? {} : { transactionInfo: p.transactionInfo })
-          }),
+          data: paymentData(p),
           version: 1
         })
       }`).pipe(Effect.orDie)
@@ -446,6 +450,55 @@ for (const dialect of Dialects.dialects()) {
         assert.strictEqual(yield* repo.uniquePayers(shop, { from: T0 + 500 * MIN, to: T0 + 600 * MIN }), 0)
       }))
 
+    it.effect("unique payers: by their first and last successes, and by a look inside the windows they surround", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const shop = freshShop()
+        const put = insert(shop)
+        const H = 3_600_000
+        const pay = (n: number, hour: number, fingerprint: string, status = "captured"): Pay => ({
+          invoiceID: `${shop.shopID}-u${n}`,
+          id: "1",
+          createdAt: T0 + hour * H,
+          amount: 100,
+          currency: "RUB",
+          status,
+          fee: 0,
+          flow: "PaymentFlowInstant",
+          payer: resourcePayer(card({ system: "visa", bin: "424242", last4: "4242" }), { fingerprint })
+        })
+        // "a" surrounds 4h–6h and pays inside it; "b" surrounds 6h–9h without paying inside; "c" failed
+        for (
+          const p of [pay(1, 0, "a"), pay(2, 5, "a"), pay(3, 10, "a"), pay(4, 1, "b"), pay(5, 10, "b"), pay(6, 7, "c", "failed")]
+        ) yield* put.payment(p)
+        const repos = [yield* SearchRepository, yield* SqlSearch.make({ payerProbes: 0 }), yield* SqlSearch.make({ payerProbes: 1 })]
+        const check = (fromHour: number, toHour: number, n: number) =>
+          Effect.forEach(repos, (repo, i) =>
+            Effect.map(
+              repo.uniquePayers(shop, { from: T0 + fromHour * H, to: T0 + toHour * H }),
+              (found) => assert.strictEqual(found, n, `repository ${i}, ${fromHour}h–${toHour}h`)
+            ))
+        yield* check(4, 6, 1) // a by a look inside; b surrounds it without a success there
+        yield* check(6, 9, 0) // both surround it, neither paid inside
+        yield* check(0, 1, 1) // a's first success
+        yield* check(0.5, 6, 2) // b's first success, and a surrounding it with a success inside
+        yield* check(9, 11, 2) // both last successes
+        yield* check(7, 8, 0) // c never succeeded
+        // a chargeback: a's payment inside 4h–6h stops being successful, then a's first one too
+        yield* sql`UPDATE payments SET status = 'chargedBack' WHERE invoice_id = ${`${shop.shopID}-u2`}`.pipe(Effect.orDie)
+        yield* check(4, 6, 0)
+        yield* sql`UPDATE payments SET status = 'cancelled' WHERE invoice_id = ${`${shop.shopID}-u1`}`.pipe(Effect.orDie)
+        yield* check(0, 2, 1) // only b now
+        const ranges = yield* sql<{ payer: string; f: unknown; l: unknown }>`SELECT payer, first_at AS f, last_at AS l
+          FROM search_payers WHERE party_id = ${shop.partyID} AND shop_id = ${shop.shopID} ORDER BY payer`.pipe(Effect.orDie)
+        assert.deepStrictEqual(
+          ranges.map((r) => [r.payer, Number(r.f) - T0, Number(r.l) - T0]),
+          [["a", 10 * H, 10 * H], ["b", 1 * H, 10 * H]]
+        )
+        yield* sql`DELETE FROM payments WHERE invoice_id = ${`${shop.shopID}-u3`}`.pipe(Effect.orDie)
+        yield* check(0, 24, 1)
+      }))
+
     it.effect("continuation codes: HMAC-SHA256 under the layer's secret, one secret kept per data dir", () =>
       Effect.gen(function*() {
         const tokens = yield* SearchTokens
@@ -469,11 +522,13 @@ for (const dialect of Dialects.dialects()) {
           fs.rmSync(dir, { recursive: true, force: true })
         }
       }))
-    it.effect("property: rollups and their deltas stay exact through inserts, updates, deletes and compactions", () =>
+    it.effect("property: rollups, their deltas and the payers' ranges stay exact through inserts, updates, deletes and compactions", () =>
       Effect.gen(function*() {
         const repo = yield* SearchRepository
         const sql = yield* SqlClient.SqlClient
         const runtime = yield* Effect.runtime<SqlClient.SqlClient | SearchRepository>()
+        const lookingUp = yield* SqlSearch.make({ payerProbes: 1_000_000 })
+        const counting = yield* SqlSearch.make({ payerProbes: 0 })
         const H = 3_600_000
         const row = FastCheck.record({
           hour: FastCheck.integer({ min: 0, max: 71 }),
@@ -482,12 +537,14 @@ for (const dialect of Dialects.dialects()) {
           amount: FastCheck.integer({ min: 1, max: 10_000 }),
           currency: FastCheck.constantFrom("RUB", "USD"),
           country: FastCheck.constantFrom("RUS", "KAZ", undefined),
-          system: FastCheck.constantFrom("visa", "mastercard", undefined)
+          system: FastCheck.constantFrom("visa", "mastercard", undefined),
+          payer: FastCheck.constantFrom("f1", "f2", "f3")
         })
         const change = FastCheck.record({
           index: FastCheck.nat(),
           status: FastCheck.constantFrom("pending", "captured", "refunded", "failed", "cancelled"),
           amount: FastCheck.integer({ min: 1, max: 10_000 }),
+          payer: FastCheck.constantFrom(undefined, "f1", "f4"),
           remove: FastCheck.boolean(),
           compactBefore: FastCheck.boolean()
         })
@@ -525,7 +582,7 @@ for (const dialect of Dialects.dialects()) {
                         r.system === undefined
                           ? { detailsType: "PaymentToolDetailsPaymentTerminal", provider: "euroset" }
                           : card({ system: r.system, bin: "424242", last4: "4242" }),
-                        { fingerprint: "f", ...(r.country === undefined ? {} : { country: r.country }) }
+                        { fingerprint: r.payer, ...(r.country === undefined ? {} : { country: r.country }) }
                       )
                     }
                     model.set(p.invoiceID, p)
@@ -540,9 +597,17 @@ for (const dialect of Dialects.dialects()) {
                       yield* sql`DELETE FROM payments WHERE invoice_id = ${key}`.pipe(Effect.orDie)
                       model.delete(key)
                     } else {
-                      yield* sql`UPDATE payments SET status = ${c.status}, amount = ${c.amount}, fee = ${c.amount % 97}
-                        WHERE invoice_id = ${key}`.pipe(Effect.orDie)
-                      model.set(key, { ...model.get(key)!, status: c.status, amount: c.amount, fee: c.amount % 97 })
+                      const before = model.get(key)!
+                      const after: Pay = {
+                        ...before,
+                        status: c.status,
+                        amount: c.amount,
+                        fee: c.amount % 97,
+                        payer: c.payer === undefined ? before.payer : { ...before.payer, clientInfo: { fingerprint: c.payer } }
+                      }
+                      yield* sql`UPDATE payments SET status = ${after.status}, amount = ${after.amount}, fee = ${after.fee},
+                        data = ${paymentData(after)} WHERE invoice_id = ${key}`.pipe(Effect.orDie)
+                      model.set(key, after)
                     }
                   }
                   const all = [...model.values()]
@@ -586,6 +651,11 @@ for (const dialect of Dialects.dialects()) {
                       ),
                       `method ${label}`
                     )
+                    // every way of counting payers: by their ranges and lookups, and by the window's payments
+                    const payers = new Set(inWindow.filter(ok).map((p) => p.payer.clientInfo.fingerprint)).size
+                    for (const [name, r] of [["default", repo], ["looked up", lookingUp], ["counted", counting]] as const) {
+                      assert.strictEqual(yield* r.uniquePayers(shop, w), payers, `payers (${name}) ${label}`)
+                    }
                     assert.strictEqual(
                       yield* repo.countPayments({ scope: shop, window: w, conditions: pr.status === undefined ? {} : { status: pr.status } }),
                       inWindow.filter((p) => pr.status === undefined || p.status === pr.status).length,

@@ -202,8 +202,10 @@ export async function benchSearch({
   requests,
   limit = 100,
   quick = false,
+  only,
   log = console.log
 }) {
+  const wanted = (operation) => only === undefined || operation.includes(only)
   const n = requests ?? (quick ? 10 : 50)
   const warmup = quick ? 1 : 3
   const seeded = await seed({ databaseUrl, partyID, shopID, rows, log })
@@ -227,6 +229,7 @@ export async function benchSearch({
   const path = (kind) => `/v2/analytics/shops/${shopID}/${kind}`
 
   for (const [kind, total] of [["invoices", rows], ["payments", rows], ["refunds", Math.round(rows * 0.05)]]) {
+    if (!wanted(`search ${kind}`)) continue
     const search = (params) => get(baseUrl, apiKey, path(kind), { ...window, ...params })
     const first = await measure(n, warmup, () => search({ limit: String(limit) }))
     record(`search ${kind}`, `first page, limit ${limit}`, first, targets.search, { rows: first.body.result.length })
@@ -276,18 +279,27 @@ export async function benchSearch({
     ["360 days from a +05:30 midnight, by week", { ...days(delhi, 360), splitUnit: "week", splitSize: "1" }],
     ["the seeded window (any millisecond), by day", { splitUnit: "day", splitSize: "1" }]
   ]
+  // the payers' ranges answer windows that end after every payer's last success; windows inside
+  // the history, which payers' successes surround, count the window's payments
+  const rateWindows = [
+    ["the seeded window", {}],
+    ["30 days", days(moscow, 30)],
+    ["180 days inside the history", days(moscow - 90 * DAY, 180)],
+    ["30 days inside the history", days(moscow - 180 * DAY, 30)]
+  ]
   for (const [which, operation, extra] of [
     ["payments/stats/conversion", "getPaymentConversionStats", {}],
     ["payments/stats/revenue", "getPaymentRevenueStats", {}],
     ["payments/stats/geo", "getPaymentGeoStats", {}],
     ["customers/stats/payment_method", "getPaymentMethodStats", { paymentMethod: "bankCard" }]
   ]) {
+    if (!wanted(operation)) continue
     for (const [form, params] of splits) {
       const m = await measure(n, warmup, () => stats(which, { ...extra, ...params }))
       record(operation, form, m, targets.statistic, { items: m.body.length })
     }
   }
-  for (const [form, params] of [["the seeded window", {}], ["30 days", days(moscow, 30)]]) {
+  for (const [form, params] of wanted("getPaymentRateStats") ? rateWindows : []) {
     const m = await measure(n, warmup, () => stats("customers/stats/rate", params))
     record("getPaymentRateStats", form, m, targets.statistic, { uniqueCount: m.body.uniqueCount })
   }

@@ -1,0 +1,107 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+
+/**
+ * @internal
+ * The payers of a shop's successful payments, for the unique payers statistic.
+ *
+ * `search_payers` holds one row per payer (`search_payer` of migration 0010) with at least one
+ * successful payment: the exact creation times of its first and last one. A payer whose first or
+ * last success lies inside a window certainly paid in it; only a payer whose successes surround
+ * the window needs a look at its payments, through `payments_search_payer`.
+ *
+ * Triggers keep the rows exact in the writer's transaction: a payment that becomes successful
+ * widens its payer's range; one that stops being successful (or changes payer, shop or time)
+ * recomputes the range from the index, and removes the row when nothing is left.
+ */
+
+const SUCCESSFUL = "('captured', 'refunded')"
+
+const counted = (R: string) => `${R}.status IN ${SUCCESSFUL} AND ${R}.search_payer IS NOT NULL`
+
+/** The columns whose change moves a payment between payers' ranges. */
+const watched = ["party_id", "shop_id", "created_at", "status", "search_payer"]
+
+const key = (R: string) => `party_id = ${R}.party_id AND shop_id = ${R}.shop_id AND payer = ${R}.search_payer`
+
+/** The range of row `R`'s payer from the payments themselves (none when it has no success left). */
+const recompute = (R: string, guard: string) =>
+  `INSERT INTO search_payers (party_id, shop_id, payer, first_at, last_at)
+   SELECT party_id, shop_id, search_payer, MIN(created_at), MAX(created_at) FROM payments
+   WHERE party_id = ${R}.party_id AND shop_id = ${R}.shop_id AND search_payer = ${R}.search_payer
+     AND status IN ${SUCCESSFUL} AND ${guard}
+   GROUP BY party_id, shop_id, search_payer
+   ON CONFLICT (party_id, shop_id, payer) DO UPDATE SET first_at = excluded.first_at, last_at = excluded.last_at`
+
+const remove = (R: string, guard: string) => [`DELETE FROM search_payers WHERE ${key(R)} AND ${guard}`, recompute(R, guard)]
+
+const add = (R: string, guard: string, least: string, greatest: string) =>
+  `INSERT INTO search_payers (party_id, shop_id, payer, first_at, last_at)
+   SELECT ${R}.party_id, ${R}.shop_id, ${R}.search_payer, ${R}.created_at, ${R}.created_at WHERE ${guard}
+   ON CONFLICT (party_id, shop_id, payer) DO UPDATE SET
+     first_at = ${least}(search_payers.first_at, excluded.first_at),
+     last_at = ${greatest}(search_payers.last_at, excluded.last_at)`
+
+const table = [
+  `CREATE TABLE search_payers (
+    party_id TEXT NOT NULL,
+    shop_id TEXT NOT NULL,
+    payer TEXT NOT NULL,
+    first_at BIGINT NOT NULL,
+    last_at BIGINT NOT NULL,
+    PRIMARY KEY (party_id, shop_id, payer)
+  )`,
+  `CREATE INDEX payments_search_payer ON payments (party_id, shop_id, search_payer, created_at)
+    WHERE status IN ${SUCCESSFUL} AND search_payer IS NOT NULL`,
+  `INSERT INTO search_payers (party_id, shop_id, payer, first_at, last_at)
+   SELECT party_id, shop_id, search_payer, MIN(created_at), MAX(created_at) FROM payments
+   WHERE ${counted("payments")} GROUP BY party_id, shop_id, search_payer`
+]
+
+const same = (distinct: string) => watched.map((c) => `OLD.${c} ${distinct} NEW.${c}`).join(" OR ")
+
+const sqliteTriggers = [
+  `CREATE TRIGGER search_payers_insert AFTER INSERT ON payments WHEN ${counted("NEW")}
+   BEGIN ${add("NEW", "1", "MIN", "MAX")}; END`,
+  `CREATE TRIGGER search_payers_update AFTER UPDATE ON payments
+   WHEN (${counted("OLD")} OR ${counted("NEW")}) AND (${same("IS NOT")})
+   BEGIN
+     ${remove("OLD", counted("OLD")).join(";\n     ")};
+     ${add("NEW", counted("NEW"), "MIN", "MAX")};
+   END`,
+  `CREATE TRIGGER search_payers_delete AFTER DELETE ON payments WHEN ${counted("OLD")}
+   BEGIN ${remove("OLD", "1").join("; ")}; END`
+]
+
+const pgTriggers = [
+  `CREATE FUNCTION kassa_payments_search_payers() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+      IF TG_OP = 'UPDATE' AND NOT (${same("IS DISTINCT FROM")}) THEN
+        RETURN NULL;
+      END IF;
+      IF TG_OP IN ('UPDATE', 'DELETE') THEN
+        IF ${counted("OLD")} THEN
+          ${remove("OLD", "TRUE").join(";\n          ")};
+        END IF;
+      END IF;
+      IF TG_OP IN ('INSERT', 'UPDATE') THEN
+        IF ${counted("NEW")} THEN
+          ${add("NEW", "TRUE", "LEAST", "GREATEST")};
+        END IF;
+      END IF;
+      RETURN NULL;
+    END
+  $fn$`,
+  `CREATE TRIGGER search_payments_payers AFTER INSERT OR UPDATE OR DELETE ON payments
+    FOR EACH ROW EXECUTE FUNCTION kassa_payments_search_payers()`
+]
+
+/** @internal */
+export default Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const statements = sql.onDialectOrElse({
+    pg: () => [...table, ...pgTriggers],
+    orElse: () => [...table, ...sqliteTriggers]
+  })
+  for (const statement of statements) yield* sql.unsafe(statement)
+})

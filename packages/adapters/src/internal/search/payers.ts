@@ -1,0 +1,57 @@
+/**
+ * @internal
+ * Unique payers of a shop's successful payments in a window, exact, from the payers' ranges of
+ * migration 0012. A payer counts when its first or last success lies in the window, or when its
+ * successes surround the window and one of them falls inside (looked up in
+ * `payments_search_payer`). When more than `probes` payers surround the window (a short window
+ * deep in a long history) the window's payments are counted instead: that is then the cheaper
+ * read, as it grows with the window.
+ */
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import type { Scope, Window } from "@kassa/core/ports/SearchRepository"
+import * as Effect from "effect/Effect"
+import { int } from "../rows.js"
+import { scoped, SUCCESSFUL } from "./conditions.js"
+
+type Sql = SqlClient.SqlClient
+
+/** Payers looked up one by one before the window's payments are counted instead. */
+export const PROBES = 2_000
+
+export const unique = (
+  sql: Sql,
+  scope: Scope,
+  w: Window,
+  probes: number = PROBES
+): Effect.Effect<number, SqlError> => {
+  const overlapping = sql.and([
+    sql`s.party_id = ${scope.partyID}`,
+    sql`s.shop_id = ${scope.shopID}`,
+    sql`s.first_at < ${w.to}`,
+    sql`s.last_at >= ${w.from}`
+  ])
+  const inside = sql`(s.first_at >= ${w.from} OR s.last_at < ${w.to})`
+  const successful = sql`p.status IN ${sql.in(SUCCESSFUL)}`
+
+  const ranges = sql<{ certain: unknown; surrounding: unknown }>`SELECT
+      SUM(CASE WHEN ${inside} THEN 1 ELSE 0 END) AS certain,
+      SUM(CASE WHEN ${inside} THEN 0 ELSE 1 END) AS surrounding
+    FROM search_payers s WHERE ${overlapping}`
+  const probed = sql<{ n: unknown }>`SELECT COUNT(*) AS n FROM search_payers s WHERE ${overlapping} AND (${inside} OR EXISTS (
+      SELECT 1 FROM payments p
+      WHERE p.party_id = s.party_id AND p.shop_id = s.shop_id AND p.search_payer = s.payer AND ${successful}
+        AND p.search_payer IS NOT NULL AND p.created_at >= ${w.from} AND p.created_at < ${w.to}))`
+  const scanned = sql<{ n: unknown }>`SELECT COUNT(*) AS n FROM (
+      SELECT DISTINCT p.search_payer FROM payments p
+      WHERE ${sql.and([...scoped(sql, "p", scope, w), successful, sql`p.search_payer IS NOT NULL`])}
+    ) payers`
+  const count = (rows: ReadonlyArray<{ n: unknown }>) => int(rows[0]?.n ?? 0)
+
+  return Effect.flatMap(ranges, (rows) => {
+    const certain = int(rows[0]?.certain ?? 0)
+    const surrounding = int(rows[0]?.surrounding ?? 0)
+    if (surrounding === 0) return Effect.succeed(certain)
+    return Effect.map(surrounding <= probes ? probed : scanned, count)
+  })
+}

@@ -18,6 +18,7 @@ import refunds from "./internal/migrations/0009_refunds_chargebacks.js"
 import search from "./internal/migrations/0010_search.js"
 import customers from "./internal/migrations/0011_customers.js"
 import searchPayers from "./internal/migrations/0012_search_payers.js"
+import searchTriggerConditions from "./internal/migrations/0013_search_trigger_conditions.js"
 
 const migrations = Migrator.fromRecord({
   "0001_kernel": kernel,
@@ -31,7 +32,8 @@ const migrations = Migrator.fromRecord({
   "0009_refunds_chargebacks": refunds,
   "0010_search": search,
   "0011_customers": customers,
-  "0012_search_payers": searchPayers
+  "0012_search_payers": searchPayers,
+  "0013_search_trigger_conditions": searchTriggerConditions
 })
 
 /**

@@ -118,8 +118,8 @@ const contributions: Record<"invoices" | "payments" | "refunds", (R: string, S: 
   }
 }
 
-/** The columns whose change moves a row between rollups. */
-const watched: Record<"invoices" | "payments" | "refunds", ReadonlyArray<string>> = {
+/** @internal The columns whose change moves a row between rollups. */
+export const watched: Record<"invoices" | "payments" | "refunds", ReadonlyArray<string>> = {
   invoices: ["party_id", "shop_id", "created_at", "status", "amount"],
   refunds: ["party_id", "shop_id", "created_at", "status", "currency", "amount", "fee"],
   payments: [
@@ -184,7 +184,7 @@ const backfill = (["d", "h", "q"] as const).flatMap((grain) => {
   ]
 })
 
-const changed = (R1: string, R2: string, columns: ReadonlyArray<string>, distinct: string) =>
+export const changed = (R1: string, R2: string, columns: ReadonlyArray<string>, distinct: string) =>
   columns.map((c) => `${R1}.${c} ${distinct} ${R2}.${c}`).join(" OR ")
 
 const sqliteTriggers = (["invoices", "payments", "refunds"] as const).flatMap((table) => [

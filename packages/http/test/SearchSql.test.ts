@@ -485,7 +485,7 @@ for (const dialect of Dialects.dialects()) {
         yield* check(9, 11, 2) // both last successes
         yield* check(7, 8, 0) // c never succeeded
         // a chargeback: a's payment inside 4h–6h stops being successful, then a's first one too
-        yield* sql`UPDATE payments SET status = 'chargedBack' WHERE invoice_id = ${`${shop.shopID}-u2`}`.pipe(Effect.orDie)
+        yield* sql`UPDATE payments SET status = 'charged_back' WHERE invoice_id = ${`${shop.shopID}-u2`}`.pipe(Effect.orDie)
         yield* check(4, 6, 0)
         yield* sql`UPDATE payments SET status = 'cancelled' WHERE invoice_id = ${`${shop.shopID}-u1`}`.pipe(Effect.orDie)
         yield* check(0, 2, 1) // only b now

@@ -206,7 +206,8 @@ export const readScenario = async (server, { connections, durationMs, warmupMs, 
 /** The webhook receiver: node:http on 127.0.0.1, answers 200, records event→delivery latency. */
 export const startReceiver = () =>
   new Promise((resolve, reject) => {
-    const stats = { received: 0, unique: new Set(), latency: new Samples(), byType: {}, firstAt: 0, lastAt: 0, unsigned: 0, badBodies: 0 }
+    const fresh = () => ({ received: 0, unique: new Set(), latency: new Samples(), byType: {}, firstAt: 0, lastAt: 0, unsigned: 0, badBodies: 0 })
+    const stats = fresh()
     const server = http.createServer((req, res) => {
       const arrived = Date.now()
       const chunks = []
@@ -235,6 +236,8 @@ export const startReceiver = () =>
       resolve({
         port: server.address().port,
         stats,
+        /** Starts counting afresh (the same object: callers may hold it). */
+        reset: () => Object.assign(stats, fresh()),
         close: () =>
           new Promise((r) => {
             server.closeAllConnections?.()
@@ -244,8 +247,42 @@ export const startReceiver = () =>
     )
   })
 
-/** Scenario 4: webhook delivery of the InvoiceCreated notifications of a createInvoice load. */
-export const webhookScenario = async (server, { connections, durationMs, hooks, drainMs }) => {
+/**
+ * createInvoice at a fixed rate (open loop: a request starts every 1/rate s whatever the answers'
+ * pace, up to `connections` in flight).
+ */
+const pacedInvoices = async (server, { ratePerSecond, durationMs, connections = 16 }) => {
+  const client = clientFor(server, connections)
+  const shopID = server.credentials.shopID
+  const interval = 1000 / ratePerSecond
+  const start = performance.now()
+  let next = start
+  try {
+    return await runLoad({
+      concurrency: connections,
+      durationMs,
+      maxOps: Math.floor(durationMs / interval),
+      shouldStop: () => server.proc?.exitInfo !== undefined,
+      op: async (_w, seq) => {
+        const at = next
+        next += interval
+        if (at > performance.now()) await sleep(at - performance.now())
+        const r = await client.request("POST", "/v2/processing/invoices", invoiceBody(shopID, seq), { "x-request-id": requestId() })
+        return r.status === 201 ? { ok: true, status: 201, ms: r.ms } : { ok: false, status: r.status, error: `${r.status} ${r.body.slice(0, 200)}` }
+      }
+    })
+  } finally {
+    client.close()
+  }
+}
+
+/**
+ * Scenario 4: webhook delivery of the InvoiceCreated notifications of a createInvoice load.
+ * First as fast as the server takes invoices (the delivered rate; the latency then is mostly the
+ * queue that builds up), then, once that queue has drained, at half the delivered rate for
+ * `pacedMs` (the latency of a dispatcher that keeps up).
+ */
+export const webhookScenario = async (server, { connections, durationMs, hooks, drainMs, pacedMs = durationMs }) => {
   const receiver = await startReceiver()
   const admin = clientFor(server, 2)
   const webhookIDs = []
@@ -278,8 +315,26 @@ export const webhookScenario = async (server, { connections, durationMs, hooks, 
     const drainStart = performance.now()
     while (receiver.stats.received < expected && performance.now() - drainStart < drainMs) await sleep(50)
     const drainedMs = performance.now() - drainStart
-    const s = receiver.stats
+    const s = { ...receiver.stats }
     const spanMs = Math.max(1, s.lastAt - loadStart)
+    const rate = (s.received / spanMs) * 1000
+    let paced
+    if (s.received >= expected && pacedMs > 0) {
+      receiver.reset()
+      const ratePerSecond = Math.max(1, Math.floor(rate / 2 / hooks))
+      const pacedLoad = await pacedInvoices(server, { ratePerSecond, durationMs: pacedMs })
+      const pacedExpected = pacedLoad.ok * hooks
+      const pacedDrain = performance.now()
+      while (receiver.stats.received < pacedExpected && performance.now() - pacedDrain < drainMs) await sleep(50)
+      paced = {
+        offered: ratePerSecond * hooks,
+        invoiceRate: pacedLoad.rate,
+        expected: pacedExpected,
+        received: receiver.stats.received,
+        complete: receiver.stats.received >= pacedExpected,
+        latency: receiver.stats.latency.summary()
+      }
+    }
     return {
       available: true,
       hooks,
@@ -288,7 +343,7 @@ export const webhookScenario = async (server, { connections, durationMs, hooks, 
       expected,
       received: s.received,
       unique: s.unique.size,
-      rate: (s.received / spanMs) * 1000,
+      rate,
       spanMs,
       drainedMs,
       complete: s.received >= expected,
@@ -298,7 +353,8 @@ export const webhookScenario = async (server, { connections, durationMs, hooks, 
       byType: s.byType,
       latency: s.latency.summary(),
       cpu: load.cpu,
-      load1: load.load1
+      load1: load.load1,
+      paced
     }
   } finally {
     for (const id of webhookIDs) {

@@ -450,7 +450,7 @@ for (const dialect of Dialects.dialects()) {
         assert.strictEqual(yield* repo.uniquePayers(shop, { from: T0 + 500 * MIN, to: T0 + 600 * MIN }), 0)
       }))
 
-    it.effect("unique payers: by their first and last successes, and by a look inside the windows they surround", () =>
+    it.effect("unique payers: by their first and last successes, their longest gaps, and a look inside the windows they surround", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const shop = freshShop()
@@ -482,6 +482,8 @@ for (const dialect of Dialects.dialects()) {
         yield* check(6, 9, 0) // both surround it, neither paid inside
         yield* check(0, 1, 1) // a's first success
         yield* check(0.5, 6, 2) // b's first success, and a surrounding it with a success inside
+        yield* check(2, 8, 1) // a's successes are never 6 h apart; b's are, and none falls inside
+        yield* check(2, 10, 1) // b's gap (9 h) is just longer than the window (8 h)
         yield* check(9, 11, 2) // both last successes
         yield* check(7, 8, 0) // c never succeeded
         // a chargeback: a's payment inside 4h–6h stops being successful, then a's first one too
@@ -489,11 +491,11 @@ for (const dialect of Dialects.dialects()) {
         yield* check(4, 6, 0)
         yield* sql`UPDATE payments SET status = 'cancelled' WHERE invoice_id = ${`${shop.shopID}-u1`}`.pipe(Effect.orDie)
         yield* check(0, 2, 1) // only b now
-        const ranges = yield* sql<{ payer: string; f: unknown; l: unknown }>`SELECT payer, first_at AS f, last_at AS l
+        const ranges = yield* sql<{ payer: string; f: unknown; l: unknown; g: unknown }>`SELECT payer, first_at AS f, last_at AS l, gap AS g
           FROM search_payers WHERE party_id = ${shop.partyID} AND shop_id = ${shop.shopID} ORDER BY payer`.pipe(Effect.orDie)
         assert.deepStrictEqual(
-          ranges.map((r) => [r.payer, Number(r.f) - T0, Number(r.l) - T0]),
-          [["a", 10 * H, 10 * H], ["b", 1 * H, 10 * H]]
+          ranges.map((r) => [r.payer, Number(r.f) - T0, Number(r.l) - T0, Number(r.g)]),
+          [["a", 10 * H, 10 * H, 0], ["b", 1 * H, 10 * H, 9 * H]]
         )
         yield* sql`DELETE FROM payments WHERE invoice_id = ${`${shop.shopID}-u3`}`.pipe(Effect.orDie)
         yield* check(0, 24, 1)

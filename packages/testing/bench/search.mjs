@@ -125,7 +125,7 @@ export async function seed({ databaseUrl, partyID, shopID, rows = 1_000_000, log
       log(`search bench: seeded ${result.rowCount} rows in ${Math.round(performance.now() - t)} ms`)
     }
     await client.query("COMMIT")
-    for (const table of ["invoices", "payments", "refunds"]) await client.query(`VACUUM ANALYZE ${table}`)
+    for (const table of ["invoices", "payments", "refunds", "search_payers"]) await client.query(`VACUUM ANALYZE ${table}`)
     log(`search bench: seeded and analysed in ${Math.round((performance.now() - began) / 1000)} s`)
     return { from: new Date(start), to: new Date(start + SPAN_DAYS * DAY + 2 * DAY), rows }
   } catch (error) {

@@ -6,13 +6,15 @@ import * as Effect from "effect/Effect"
  * The payers of a shop's successful payments, for the unique payers statistic.
  *
  * `search_payers` holds one row per payer (`search_payer` of migration 0010) with at least one
- * successful payment: the exact creation times of its first and last one. A payer whose first or
- * last success lies inside a window certainly paid in it; only a payer whose successes surround
- * the window needs a look at its payments, through `payments_search_payer`.
+ * successful payment: the exact creation times of its first and last one, and `gap`, at least the
+ * longest time between two of its successes in a row. A payer whose first or last success lies
+ * inside a window certainly paid in it, and so does one whose successes surround a window longer
+ * than its `gap`; only the others need a look at their payments, through `payments_search_payer`.
  *
- * Triggers keep the rows exact in the writer's transaction: a payment that becomes successful
- * widens its payer's range; one that stops being successful (or changes payer, shop or time)
- * recomputes the range from the index, and removes the row when nothing is left.
+ * Triggers keep the rows in the writer's transaction: a payment that becomes successful widens its
+ * payer's range (and `gap`, when it lands outside the range; inside, it only splits a gap, so the
+ * bound holds); one that stops being successful (or changes payer, shop or time) recomputes the
+ * row from the index, and removes it when nothing is left.
  */
 
 const SUCCESSFUL = "('captured', 'refunded')"
@@ -24,21 +26,34 @@ const watched = ["party_id", "shop_id", "created_at", "status", "search_payer"]
 
 const key = (R: string) => `party_id = ${R}.party_id AND shop_id = ${R}.shop_id AND payer = ${R}.search_payer`
 
-/** The range of row `R`'s payer from the payments themselves (none when it has no success left). */
+/** Each payer's row from its successful payments `where` (their times, and the one before each). */
+const rowsOf = (where: string, partition: string) =>
+  `SELECT party_id, shop_id, search_payer, MIN(created_at), MAX(created_at), COALESCE(MAX(created_at - previous), 0)
+   FROM (
+     SELECT party_id, shop_id, search_payer, created_at,
+       LAG(created_at) OVER (${partition} ORDER BY created_at) AS previous
+     FROM payments WHERE status IN ${SUCCESSFUL} AND search_payer IS NOT NULL AND ${where}
+   ) AS successes
+   WHERE TRUE
+   GROUP BY party_id, shop_id, search_payer`
+
+const COLUMNS = "(party_id, shop_id, payer, first_at, last_at, gap)"
+
+/** Row `R`'s payer from the payments themselves (none when it has no success left). */
 const recompute = (R: string, guard: string) =>
-  `INSERT INTO search_payers (party_id, shop_id, payer, first_at, last_at)
-   SELECT party_id, shop_id, search_payer, MIN(created_at), MAX(created_at) FROM payments
-   WHERE party_id = ${R}.party_id AND shop_id = ${R}.shop_id AND search_payer = ${R}.search_payer
-     AND status IN ${SUCCESSFUL} AND ${guard}
-   GROUP BY party_id, shop_id, search_payer
-   ON CONFLICT (party_id, shop_id, payer) DO UPDATE SET first_at = excluded.first_at, last_at = excluded.last_at`
+  `INSERT INTO search_payers ${COLUMNS}
+   ${rowsOf(`party_id = ${R}.party_id AND shop_id = ${R}.shop_id AND search_payer = ${R}.search_payer AND ${guard}`, "")}
+   ON CONFLICT (party_id, shop_id, payer) DO UPDATE SET
+     first_at = excluded.first_at, last_at = excluded.last_at, gap = excluded.gap`
 
 const remove = (R: string, guard: string) => [`DELETE FROM search_payers WHERE ${key(R)} AND ${guard}`, recompute(R, guard)]
 
+// SET expressions read the row as it was before this update
 const add = (R: string, guard: string, least: string, greatest: string) =>
-  `INSERT INTO search_payers (party_id, shop_id, payer, first_at, last_at)
-   SELECT ${R}.party_id, ${R}.shop_id, ${R}.search_payer, ${R}.created_at, ${R}.created_at WHERE ${guard}
+  `INSERT INTO search_payers ${COLUMNS}
+   SELECT ${R}.party_id, ${R}.shop_id, ${R}.search_payer, ${R}.created_at, ${R}.created_at, 0 WHERE ${guard}
    ON CONFLICT (party_id, shop_id, payer) DO UPDATE SET
+     gap = ${greatest}(search_payers.gap, search_payers.first_at - excluded.first_at, excluded.last_at - search_payers.last_at),
      first_at = ${least}(search_payers.first_at, excluded.first_at),
      last_at = ${greatest}(search_payers.last_at, excluded.last_at)`
 
@@ -49,13 +64,12 @@ const table = [
     payer TEXT NOT NULL,
     first_at BIGINT NOT NULL,
     last_at BIGINT NOT NULL,
+    gap BIGINT NOT NULL,
     PRIMARY KEY (party_id, shop_id, payer)
   )`,
   `CREATE INDEX payments_search_payer ON payments (party_id, shop_id, search_payer, created_at)
     WHERE status IN ${SUCCESSFUL} AND search_payer IS NOT NULL`,
-  `INSERT INTO search_payers (party_id, shop_id, payer, first_at, last_at)
-   SELECT party_id, shop_id, search_payer, MIN(created_at), MAX(created_at) FROM payments
-   WHERE ${counted("payments")} GROUP BY party_id, shop_id, search_payer`
+  `INSERT INTO search_payers ${COLUMNS} ${rowsOf("TRUE", "PARTITION BY party_id, shop_id, search_payer")}`
 ]
 
 const changed = (distinct: string) => watched.map((c) => `OLD.${c} ${distinct} NEW.${c}`).join(" OR ")

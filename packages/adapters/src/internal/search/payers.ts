@@ -1,11 +1,11 @@
 /**
  * @internal
- * Unique payers of a shop's successful payments in a window, exact, from the payers' ranges of
- * migration 0012. A payer counts when its first or last success lies in the window, or when its
- * successes surround the window and one of them falls inside (looked up in
- * `payments_search_payer`). When more than `probes` payers surround the window (a short window
- * deep in a long history) the window's payments are counted instead: that is then the cheaper
- * read, as it grows with the window.
+ * Unique payers of a shop's successful payments in a window, exact, from the payers' rows of
+ * migration 0012. A payer counts when its first or last success lies in the window, when its
+ * successes surround a window longer than its longest gap, or when one of them falls inside
+ * (looked up in `payments_search_payer`). When more than `probes` payers need that look (a short
+ * window deep in a long history) the window's payments are counted instead: that is then the
+ * cheaper read, as it grows with the window.
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -31,12 +31,14 @@ export const unique = (
     sql`s.first_at < ${w.to}`,
     sql`s.last_at >= ${w.from}`
   ])
-  const inside = sql`(s.first_at >= ${w.from} OR s.last_at < ${w.to})`
-  const successful = sql`p.status IN ${sql.in(SUCCESSFUL)}`
+  // a payer whose successes surround the window paid in it when none of its gaps is that long
+  const inside = sql`(s.first_at >= ${w.from} OR s.last_at < ${w.to} OR s.gap <= ${w.to - w.from})`
+  // in the SQL text, as in the partial index's predicate: SQLite uses the index only then
+  const successful = sql`p.status IN ${sql.literal(`(${SUCCESSFUL.map((s) => `'${s}'`).join(", ")})`)}`
 
-  const ranges = sql<{ certain: unknown; surrounding: unknown }>`SELECT
+  const ranges = sql<{ certain: unknown; doubtful: unknown }>`SELECT
       SUM(CASE WHEN ${inside} THEN 1 ELSE 0 END) AS certain,
-      SUM(CASE WHEN ${inside} THEN 0 ELSE 1 END) AS surrounding
+      SUM(CASE WHEN ${inside} THEN 0 ELSE 1 END) AS doubtful
     FROM search_payers s WHERE ${overlapping}`
   const probed = sql<{ n: unknown }>`SELECT COUNT(*) AS n FROM search_payers s WHERE ${overlapping} AND (${inside} OR EXISTS (
       SELECT 1 FROM payments p
@@ -50,8 +52,8 @@ export const unique = (
 
   return Effect.flatMap(ranges, (rows) => {
     const certain = int(rows[0]?.certain ?? 0)
-    const surrounding = int(rows[0]?.surrounding ?? 0)
-    if (surrounding === 0) return Effect.succeed(certain)
-    return Effect.map(surrounding <= probes ? probed : scanned, count)
+    const doubtful = int(rows[0]?.doubtful ?? 0)
+    if (doubtful === 0) return Effect.succeed(certain)
+    return Effect.map(doubtful <= probes ? probed : scanned, count)
   })
 }

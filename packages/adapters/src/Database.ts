@@ -4,10 +4,11 @@
  *
  * @since 0.1.0
  */
+import { SqlError } from "@effect/sql/SqlError"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
 import * as String from "effect/String"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -30,12 +31,44 @@ const pgTypes: pg.CustomTypesConfig = {
     oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"]
 }
 
+/**
+ * The PostgreSQL pool, checked with one query. Each connection turns JIT compilation off: it pays
+ * for plans that run for seconds, and Kassa's run for milliseconds, where a misestimated plan
+ * would spend 100 ms and more compiling.
+ */
+const pgPool = (config: Extract<DatabaseConfig, { _tag: "pg" }>) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const pool = new pg.Pool({
+          connectionString: config.url,
+          max: config.maxConnections ?? 10,
+          application_name: "kassa",
+          types: pgTypes
+        })
+        pool.on("error", () => {})
+        pool.on("connect", (client) => {
+          client.query("SET jit = off").catch(() => {})
+        })
+        try {
+          await pool.query("SELECT 1")
+        } catch (cause) {
+          await pool.end().catch(() => {})
+          throw cause
+        }
+        return pool
+      },
+      catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
+    }),
+    (pool) => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption(1000))
+  )
+
 /** @since 0.1.0 @category layers */
 export const layer = (config: DatabaseConfig) => {
   if (config._tag === "pg") {
-    return PgClient.layer({
-      url: Redacted.make(config.url),
-      maxConnections: config.maxConnections ?? 10,
+    return PgClient.layerFromPool({
+      acquire: pgPool(config),
+      applicationName: "kassa",
       transformQueryNames: String.camelToSnake,
       transformResultNames: String.snakeToCamel,
       types: pgTypes

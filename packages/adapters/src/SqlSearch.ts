@@ -223,13 +223,7 @@ export const make = (options: Pick<SearchOptions, "payerProbes"> = {}) => Effect
         CAST(SUM(CASE WHEN ${isSuccessful} THEN p.fee ELSE 0 END) AS BIGINT) AS fee
       FROM ${from}
       GROUP BY ${sql.csv([sql.literal("1"), ...groupBy])}`
-    const run = many
-      ? sql.onDialectOrElse({
-        pg: () => sql.withTransaction(Effect.zipRight(sql`SET LOCAL jit = off`, statement)),
-        orElse: () => statement
-      })
-      : statement
-    return run.pipe(
+    return statement.pipe(
       Effect.map((rows) =>
         rows.map((r: any): StatsRow => ({
           segment: int(r.segment),
@@ -258,7 +252,7 @@ export const make = (options: Pick<SearchOptions, "payerProbes"> = {}) => Effect
         if (plan === undefined) return Rollups.merge(yield* raw(q))
         const cover = Rollups.cover(q.window.from, q.window.to, Rollups.boundaries(q.window.from, q.window.to, q.bucketMs))
         const [rolled, rest] = yield* Effect.all([
-          Rollups.perBucketAndKeys(sql, q.scope, plan.kind, cover.blocks, q.window.from, q.window.to, q.bucketMs),
+          Rollups.perBucketAndKeys(sql, q.scope, plan.kind, cover.blocks, q.window.from, q.bucketMs),
           cover.raw.length === 0 ? Effect.succeed([]) : raw(q, cover.raw)
         ], { concurrency: "unbounded" })
         const fromRollups = rolled.flatMap((r) => {

@@ -66,6 +66,22 @@ for (const dialect of Dialects.dialects()) {
         assert.strictEqual(yield* count("ref_versions"), 1)
       }))
 
+    if (dialect === "pg") {
+      it.effect("PostgreSQL: every pooled connection runs without JIT compilation", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          // held open together, so that they are different connections of the pool
+          const settings = yield* Effect.all(
+            Array.from({ length: 4 }, () =>
+              sql.withTransaction(
+                Effect.zipLeft(sql<{ jit: string }>`SHOW jit`, sql`SELECT pg_sleep(0.05)`)
+              ).pipe(Effect.map((rows) => rows[0]!.jit))),
+            { concurrency: "unbounded" }
+          )
+          assert.deepStrictEqual(settings, ["off", "off", "off", "off"])
+        }))
+    }
+
     it.effect("ReferenceData serves the data set", () =>
       Effect.gen(function*() {
         const ref = yield* ReferenceData

@@ -77,13 +77,11 @@ export const runs = (indices: ReadonlyArray<number>): Array<[number, number]> =>
 
 /** The most OR-ed ranges in one condition: more cost PostgreSQL more to plan than to run. */
 const MAX_RANGES = 32
-/** The most values in one IN list. */
-const MAX_LIST = 5_000
 
 /**
  * The rollup rows of `kind` at `grain` for blocks `indices`, with the deltas of those blocks,
- * as one source `(t, k1, k2, n, amount, fee)`; `undefined` when the blocks are too scattered to
- * name (the caller then reads their whole span and keeps the blocks it wants).
+ * as one source `(t, k1, k2, n, amount, fee)`. Blocks in more than `MAX_RANGES` runs are read as
+ * their whole span: the caller keeps the blocks it wants.
  */
 const source = (
   sql: Sql,
@@ -91,38 +89,27 @@ const source = (
   kind: string,
   grain: Grain,
   indices: ReadonlyArray<number>,
-  k1: string | undefined,
-  scattered: "span" | "fail"
-): Statement.Fragment | undefined => {
-  const ratio = sql.literal(String(grainMs[grain] / QUARTER))
+  k1: string | undefined
+): Statement.Fragment => {
+  const scale = grainMs[grain] / QUARTER
   const r = runs(indices)
-  let rolled: Statement.Fragment
-  let pending: Statement.Fragment
-  if (r.length <= MAX_RANGES || scattered === "span") {
-    const ranges = r.length <= MAX_RANGES ? r : [[r[0]![0], r[r.length - 1]![1]] as const]
-    const scale = grainMs[grain] / QUARTER
-    // ranges on the columns themselves (indexable); deltas count quarter hours
-    rolled = sql.or(ranges.map(([a, b]) => sql`t >= ${a} AND t < ${b}`))
-    pending = sql.or(ranges.map(([a, b]) => sql`q >= ${a * scale} AND q < ${b * scale}`))
-  } else if (indices.length <= MAX_LIST) {
-    rolled = sql`t IN ${sql.in(indices)}`
-    pending = sql`q / ${ratio} IN ${sql.in(indices)}`
-  } else {
-    return undefined
-  }
+  const ranges = r.length <= MAX_RANGES ? r : [[r[0]![0], r[r.length - 1]![1]] as const]
+  // ranges on the columns themselves (indexable); deltas count quarter hours
+  const rolled = sql.or(ranges.map(([a, b]) => sql`t >= ${a} AND t < ${b}`))
+  const pending = sql.or(ranges.map(([a, b]) => sql`q >= ${a * scale} AND q < ${b * scale}`))
   const scoped = sql`party_id = ${scope.partyID} AND shop_id = ${scope.shopID} AND kind = ${kind}${
     k1 === undefined ? sql`` : sql` AND k1 = ${k1}`
   }`
   return sql`SELECT t, k1, k2, n, amount, fee FROM search_rollups
       WHERE ${scoped} AND grain = ${sql.literal(`'${grain}'`)} AND ${rolled}
     UNION ALL
-    SELECT q / ${ratio} AS t, k1, k2, n, amount, fee FROM search_deltas WHERE ${scoped} AND ${pending}`
+    SELECT q / ${sql.literal(String(scale))} AS t, k1, k2, n, amount, fee FROM search_deltas WHERE ${scoped} AND ${pending}`
 }
 
 /** The rows of `kind` in a cover's blocks (optionally of one `k1`), counted: a scalar subquery. */
 export const countOf = (sql: Sql, scope: Scope, kind: string, blocks: Cover["blocks"], k1?: string): Statement.Fragment => {
   const parts = (["d", "h", "q"] as const).flatMap((grain) =>
-    blocks[grain].length === 0 ? [] : [source(sql, scope, kind, grain, blocks[grain], k1, "span")!]
+    blocks[grain].length === 0 ? [] : [source(sql, scope, kind, grain, blocks[grain], k1)]
   )
   return parts.length === 0
     ? sql`0`
@@ -133,7 +120,7 @@ export const countOf = (sql: Sql, scope: Scope, kind: string, blocks: Cover["blo
 export const perBlock = (sql: Sql, scope: Scope, kind: string, blocks: Cover["blocks"], k1?: string) =>
   Effect.forEach((["d", "h", "q"] as const).filter((g) => blocks[g].length > 0), (grain) =>
     sql<{ t: unknown; n: unknown }>`SELECT t, SUM(n) AS n FROM (${
-      source(sql, scope, kind, grain, blocks[grain], k1, "span")!
+      source(sql, scope, kind, grain, blocks[grain], k1)
     }) AS rolled GROUP BY t`.pipe(
       Effect.map((rows) => {
         const wanted = new Set(blocks[grain])
@@ -154,31 +141,26 @@ export const perBucketAndKeys = (
   kind: string,
   blocks: Cover["blocks"],
   from: number,
-  to: number,
   bucketMs: number
 ) =>
   Effect.forEach((["d", "h", "q"] as const).filter((g) => blocks[g].length > 0), (grain) => {
     const length = grainMs[grain]
-    // integer division on both dialects (SQLite binds JavaScript numbers as REAL)
-    const bucketOf = (start: Statement.Fragment) =>
-      sql`(${start} - CAST(${from} AS BIGINT)) / CAST(${bucketMs} AS BIGINT)`
-    const start = sql`t * ${sql.literal(String(length))}`
-    const named = source(sql, scope, kind, grain, blocks[grain], undefined, "fail")
-    // too scattered to name: the blocks of the span that a cover takes, told by arithmetic (a block
-    // lies in the window and in one bucket, and the block of the next grain holding it does not)
-    const inside = (s: Statement.Fragment, len: number) =>
-      sql`(${s} >= ${from} AND ${s} + ${sql.literal(String(len))} <= ${to}
-        AND ${bucketOf(s)} = ${bucketOf(sql`${s} + ${sql.literal(String(len - 1))}`)})`
-    const parent = grain === "q" ? HOUR : DAY
-    const taken = grain === "d"
-      ? inside(start, DAY)
-      : sql`${inside(start, length)} AND NOT ${
-        inside(sql`(${start} / ${sql.literal(String(parent))}) * ${sql.literal(String(parent))}`, parent)
-      }`
-    return sql`SELECT ${bucketOf(start)} AS segment, k1, k2, SUM(n) AS n, SUM(amount) AS amount, SUM(fee) AS fee
-        FROM (${named ?? source(sql, scope, kind, grain, blocks[grain], undefined, "span")!}) AS rolled
-        ${named === undefined ? sql`WHERE ${taken}` : sql``}
-        GROUP BY 1, k1, k2`.pipe(
+    const segmentOf = (index: number) => Math.floor((index * length - from) / bucketMs)
+    // runs of consecutive blocks in one bucket
+    const runs: Array<[start: number, end: number, segment: number]> = []
+    for (const i of blocks[grain]) {
+      const last = runs[runs.length - 1]
+      const segment = segmentOf(i)
+      if (last !== undefined && last[1] === i && last[2] === segment) last[1] = i + 1
+      else runs.push([i, i + 1, segment])
+    }
+    const statement = runs.length <= MAX_RANGES
+      ? sql`SELECT (t * ${sql.literal(String(length))} - CAST(${from} AS BIGINT)) / CAST(${bucketMs} AS BIGINT) AS segment,
+          k1, k2, SUM(n) AS n, SUM(amount) AS amount, SUM(fee) AS fee
+          FROM (${source(sql, scope, kind, grain, blocks[grain], undefined)}) AS rolled
+          GROUP BY 1, k1, k2`
+      : manyRuns(sql, scope, kind, grain, runs)
+    return statement.pipe(
       Effect.map((rows) =>
         rows.map((r: any) => ({
           segment: int(r.segment),
@@ -190,7 +172,51 @@ export const perBucketAndKeys = (
         }))
       )
     )
-  }).pipe(Effect.map((all) => all.flat()))
+  }, { concurrency: "unbounded" }).pipe(Effect.map((all) => all.flat()))
+
+/**
+ * Sums per segment and keys over many runs of blocks (`[start, end)` indices with their segment),
+ * passed as arrays in a single parameter each (SQLite takes few parameters): the planner sees
+ * ranges, and on PostgreSQL reads each by an index range scan (the LATERAL subquery, kept apart
+ * by OFFSET 0).
+ */
+const manyRuns = (
+  sql: Sql,
+  scope: Scope,
+  kind: string,
+  grain: Grain,
+  runs: ReadonlyArray<readonly [number, number, number]>
+) => {
+  const ratio = sql.literal(String(grainMs[grain] / QUARTER))
+  const scoped = sql`party_id = ${scope.partyID} AND shop_id = ${scope.shopID} AND kind = ${kind}`
+  const rolled = sql`SELECT t, k1, k2, n, amount, fee FROM search_rollups WHERE ${scoped} AND grain = ${
+    sql.literal(`'${grain}'`)
+  }`
+  const pending = sql`SELECT q / ${ratio} AS t, k1, k2, n, amount, fee FROM search_deltas WHERE ${scoped}`
+  const columns = sql`r.segment, x.k1, x.k2, SUM(x.n) AS n, SUM(x.amount) AS amount, SUM(x.fee) AS fee`
+  return sql.onDialectOrElse({
+    pg: () => {
+      const array = (i: 0 | 1 | 2) => `{${runs.map((run) => run[i]).join(",")}}`
+      return sql`SELECT ${columns}
+        FROM unnest(CAST(${array(0)} AS BIGINT[]), CAST(${array(1)} AS BIGINT[]), CAST(${array(2)} AS BIGINT[]))
+          AS r(a, b, segment)
+        CROSS JOIN LATERAL (
+          SELECT k1, k2, n, amount, fee FROM (${rolled} AND t >= r.a AND t < r.b) AS rolled
+          UNION ALL
+          SELECT k1, k2, n, amount, fee FROM search_deltas
+            WHERE ${scoped} AND q >= r.a * ${ratio} AND q < r.b * ${ratio}
+          OFFSET 0
+        ) AS x
+        GROUP BY r.segment, x.k1, x.k2`
+    },
+    orElse: () =>
+      sql`SELECT ${columns}
+        FROM (SELECT json_extract(value, '$[0]') AS a, json_extract(value, '$[1]') AS b, json_extract(value, '$[2]') AS segment
+          FROM json_each(${JSON.stringify(runs)})) AS r
+        JOIN (${rolled} UNION ALL ${pending}) AS x ON x.t >= r.a AND x.t < r.b
+        GROUP BY r.segment, x.k1, x.k2`
+  })
+}
 
 const successful = new Set<string>(SUCCESSFUL)
 

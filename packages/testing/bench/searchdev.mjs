@@ -1,6 +1,6 @@
 // Dev helper: the search benchmark on PostgreSQL against a database kept between runs
 // (`kassa_searchdev`, seeded once), so a change to one query can be measured in seconds.
-// node packages/testing/bench/searchdev.mjs [rows] [--only=<operation substring>] [--drop]
+// node packages/testing/bench/searchdev.mjs [rows] [--only=<operation substring>] [--prof] [--drop]
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -19,7 +19,16 @@ if (process.argv.includes("--drop")) {
 }
 if (psql(`SELECT 1 FROM pg_database WHERE datname = '${database}'`).trim() !== "1") psql(`CREATE DATABASE ${database}`)
 const databaseUrl = `postgres://postgres@127.0.0.1:5432/${database}`
-const server = await startKassa({ name: "kassa-pg", dataDir: path.join(os.tmpdir(), "kassa-searchdev"), databaseUrl })
+const dataDir = path.join(os.tmpdir(), "kassa-searchdev")
+const profDir = path.join(dataDir, "prof")
+const prof = process.argv.includes("--prof")
+if (prof) fs.rmSync(profDir, { recursive: true, force: true })
+const server = await startKassa({
+  name: "kassa-pg",
+  dataDir,
+  databaseUrl,
+  nodeArgs: prof ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : []
+})
 try {
   const r = await benchSearch({
     databaseUrl,
@@ -35,4 +44,8 @@ try {
   console.log(r.markdown)
 } finally {
   await stopProcess(server.proc, { signal: "SIGINT" })
+}
+if (prof) {
+  const file = path.join(profDir, fs.readdirSync(profDir)[0])
+  console.log(execFileSync("node", [path.join(path.dirname(new URL(import.meta.url).pathname), "profile.mjs"), file]).toString())
 }

@@ -6,6 +6,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Traced from "../internal/traced.js"
 import { Ids } from "../ports/Ids.js"
 import { Tokens } from "../ports/Tokens.js"
 import type { ResourceType } from "./Principal.js"
@@ -19,7 +20,7 @@ export class AccessTokens extends Effect.Service<AccessTokens>()("kassa/AccessTo
     const tokens = yield* Tokens
     const ids = yield* Ids
     /** Answers the token in the interface's `AccessToken` shape, `{payload}`. */
-    const issue = Effect.fn("AccessTokens.issue")(
+    const issue = Traced.fn("AccessTokens.issue")(
       function*(partyID: string, resource: ResourceType, resourceID: string, lifetimeDays: number) {
         const now = yield* Clock.currentTimeMillis
         const payload = yield* tokens.issue(

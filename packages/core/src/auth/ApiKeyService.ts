@@ -6,6 +6,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { NotFound } from "../Errors.js"
+import * as Traced from "../internal/traced.js"
 import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
 import { Ids } from "../ports/Ids.js"
 import { Tokens } from "../ports/Tokens.js"
@@ -20,7 +21,7 @@ export class ApiKeyService extends Effect.Service<ApiKeyService>()("kassa/ApiKey
     const now = Clock.currentTimeMillis.pipe(Effect.map((ms) => new Date(ms)))
 
     /** Issues a new API key for the party: a signed JWT whose `jti` is registered. */
-    const issue = Effect.fn("ApiKeyService.issue")(function*(partyID: string) {
+    const issue = Traced.fn("ApiKeyService.issue")(function*(partyID: string) {
       const id = yield* ids.next
       yield* keys.insert({ id, partyID, kind: "api-key", createdAt: yield* now, revokedAt: undefined })
       const token = yield* tokens.issue({ kind: "api-key", sub: partyID, jti: id })
@@ -28,18 +29,18 @@ export class ApiKeyService extends Effect.Service<ApiKeyService>()("kassa/ApiKey
     })
 
     /** Issues an operator token, for the operator API. */
-    const issueOperator = Effect.fn("ApiKeyService.issueOperator")(function*() {
+    const issueOperator = Traced.fn("ApiKeyService.issueOperator")(function*() {
       const id = yield* ids.next
       yield* keys.insert({ id, partyID: "operator", kind: "operator", createdAt: yield* now, revokedAt: undefined })
       const token = yield* tokens.issue({ kind: "operator", sub: "operator", jti: id })
       return { keyID: id, token } as const
     })
 
-    const revoke = Effect.fn("ApiKeyService.revoke")(function*(partyID: string, keyID: string) {
+    const revoke = Traced.fn("ApiKeyService.revoke")(function*(partyID: string, keyID: string) {
       if (!(yield* keys.revoke(partyID, keyID, yield* now))) return yield* NotFound.of("API key", keyID)
     })
 
-    const list = Effect.fn("ApiKeyService.list")(function*(partyID: string) {
+    const list = Traced.fn("ApiKeyService.list")(function*(partyID: string) {
       return yield* keys.listByParty(partyID)
     })
 

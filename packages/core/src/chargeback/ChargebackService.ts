@@ -11,6 +11,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { BusinessError, NotFound } from "../Errors.js"
 import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import * as Traced from "../internal/traced.js"
 import type { PaymentRecord } from "../payment/Payment.js"
 import { PaymentService } from "../payment/PaymentService.js"
 import { ChargebackRepository } from "../ports/ChargebackRepository.js"
@@ -51,14 +52,14 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
       Effect.flatMap(chargebacks.findById(invoiceID, paymentID, id), (o) =>
         Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Chargeback", id)))
 
-    const get = Effect.fn("ChargebackService.get")(
+    const get = Traced.fn("ChargebackService.get")(
       function*(partyID: string, invoiceID: string, paymentID: string, id: string) {
         yield* payments.get(partyID, invoiceID, paymentID)
         return yield* load(invoiceID, paymentID, id)
       }
     )
 
-    const list = Effect.fn("ChargebackService.list")(function*(partyID: string, invoiceID: string, paymentID: string) {
+    const list = Traced.fn("ChargebackService.list")(function*(partyID: string, invoiceID: string, paymentID: string) {
       yield* payments.get(partyID, invoiceID, paymentID)
       return yield* chargebacks.listByPayment(invoiceID, paymentID)
     })
@@ -88,7 +89,7 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
       })
 
     /** Opens a chargeback on a captured payment (the operator). */
-    const open = Effect.fn("ChargebackService.open")(
+    const open = Traced.fn("ChargebackService.open")(
       function*(invoiceID: string, paymentID: string, params: ChargebackParams) {
         return yield* tx.withTransaction(Effect.gen(function*() {
           const p = yield* paymentRepo.findById(invoiceID, paymentID).pipe(
@@ -134,7 +135,7 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
     )
 
     /** Accept, reject, cancel or reopen (the operator). */
-    const command = Effect.fn("ChargebackService.command")(
+    const command = Traced.fn("ChargebackService.command")(
       function*(invoiceID: string, paymentID: string, id: string, cmd: ChargebackCommand) {
         return yield* tx.withTransaction(Effect.gen(function*() {
           const c = yield* load(invoiceID, paymentID, id)

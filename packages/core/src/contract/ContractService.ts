@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { NotFound } from "../Errors.js"
 import { ContractID, PartyID } from "../Ids.js"
+import * as Traced from "../internal/traced.js"
 import { ContractRepository } from "../ports/ContractRepository.js"
 
 /** @since 0.1.0 @category services */
@@ -15,7 +16,7 @@ export class ContractService extends Effect.Service<ContractService>()("kassa/Co
   effect: Effect.gen(function*() {
     const contracts = yield* ContractRepository
 
-    const get = Effect.fn("ContractService.get")(function*(partyID: string, id: string) {
+    const get = Traced.fn("ContractService.get")(function*(partyID: string, id: string) {
       const found = yield* contracts.findById(PartyID.make(partyID), ContractID.make(id))
       if (Option.isNone(found)) return yield* NotFound.of("Contract", id)
       return found.value

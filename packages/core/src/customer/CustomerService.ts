@@ -15,6 +15,7 @@ import { PartyID, ShopID } from "../Ids.js"
 import { canonicalJson } from "../internal/canonical.js"
 import { replay as replayIdempotent } from "../internal/idempotent.js"
 import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import * as Traced from "../internal/traced.js"
 import { paymentMethodOf } from "../invoice/InvoiceService.js"
 import { cardAllowed } from "../reference/Reference.js"
 import type { UserInteraction } from "../payment/PaymentChange.js"
@@ -87,7 +88,7 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
         first
       })
 
-    const create = Effect.fn("CustomerService.create")(function*(caller: string, params: CustomerParams) {
+    const create = Traced.fn("CustomerService.create")(function*(caller: string, params: CustomerParams) {
       if (params.partyID !== undefined && params.partyID !== caller) {
         return yield* BusinessError.of("invalidPartyID", `Party not found: ${params.partyID}`)
       }
@@ -129,11 +130,11 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
       return yield* answer(saved)
     })
 
-    const get = Effect.fn("CustomerService.get")(function*(partyID: string, id: string) {
+    const get = Traced.fn("CustomerService.get")(function*(partyID: string, id: string) {
       return yield* load(partyID, id)
     })
 
-    const remove = Effect.fn("CustomerService.delete")(function*(partyID: string, id: string) {
+    const remove = Traced.fn("CustomerService.delete")(function*(partyID: string, id: string) {
       yield* retryOnConflict(tx.withTransaction(Effect.gen(function*() {
         const c = yield* load(partyID, id)
         yield* shops.requireActive(PartyID.make(partyID), ShopID.make(c.shopID))
@@ -143,7 +144,7 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
       })))
     })
 
-    const accessToken = Effect.fn("CustomerService.accessToken")(function*(partyID: string, id: string) {
+    const accessToken = Traced.fn("CustomerService.accessToken")(function*(partyID: string, id: string) {
       yield* load(partyID, id)
       return yield* tokens.issue(partyID, "customer", id, INVOICE_TOKEN_DAYS)
     })
@@ -286,7 +287,7 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
         }
       }))
 
-    const createBinding = Effect.fn("CustomerService.createBinding")(
+    const createBinding = Traced.fn("CustomerService.createBinding")(
       function*(partyID: string, customerID: string, params: BindingParams) {
         const c = yield* load(partyID, customerID)
         const { institution } = yield* shops.requireActiveWithTerms(PartyID.make(partyID), ShopID.make(c.shopID))
@@ -354,17 +355,17 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
       }
     )
 
-    const bindings = Effect.fn("CustomerService.bindings")(function*(partyID: string, customerID: string) {
+    const bindings = Traced.fn("CustomerService.bindings")(function*(partyID: string, customerID: string) {
       yield* load(partyID, customerID)
       return yield* customers.listBindings(customerID)
     })
 
-    const binding = Effect.fn("CustomerService.binding")(function*(partyID: string, customerID: string, id: string) {
+    const binding = Traced.fn("CustomerService.binding")(function*(partyID: string, customerID: string, id: string) {
       yield* load(partyID, customerID)
       return yield* loadBinding(customerID, id)
     })
 
-    const listEvents = Effect.fn("CustomerService.events")(
+    const listEvents = Traced.fn("CustomerService.events")(
       function*(partyID: string, id: string, limit: number, after: number | undefined) {
         yield* load(partyID, id)
         if (after !== undefined && after > 0) {
@@ -388,7 +389,7 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
       }
     )
 
-    const paymentMethods = Effect.fn("CustomerService.paymentMethods")(function*(partyID: string, id: string) {
+    const paymentMethods = Traced.fn("CustomerService.paymentMethods")(function*(partyID: string, id: string) {
       const c = yield* load(partyID, id)
       const shop = yield* shops.get(PartyID.make(partyID), ShopID.make(c.shopID))
       const { institution } = yield* shops.terms(shop)
@@ -396,13 +397,13 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
     })
 
     /** The 3-D Secure challenge of a binding a payer opened, if it is still waiting. */
-    const challenge = Effect.fn("CustomerService.challenge")(function*(interactionID: string) {
+    const challenge = Traced.fn("CustomerService.challenge")(function*(interactionID: string) {
       const b = yield* customers.findBindingByInteraction(interactionID)
       if (Option.isNone(b) || b.value.status !== "pending") return yield* NotFound.of("Challenge", interactionID)
       return b.value
     })
 
-    const completeChallenge = Effect.fn("CustomerService.completeChallenge")(function*(interactionID: string, passed: boolean) {
+    const completeChallenge = Traced.fn("CustomerService.completeChallenge")(function*(interactionID: string, passed: boolean) {
       const b = yield* challenge(interactionID)
       yield* transition(b.customerID, b.id, (x) => ({
         binding: x,

@@ -15,6 +15,7 @@ import { PartyID, ShopID } from "../Ids.js"
 import { canonicalJson } from "../internal/canonical.js"
 import { replay as replayIdempotent } from "../internal/idempotent.js"
 import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import * as Traced from "../internal/traced.js"
 import type { InvoiceParams } from "../invoice/Invoice.js"
 import { InvoiceService, paymentMethodOf } from "../invoice/InvoiceService.js"
 import { Idempotency, type IdempotencyRecord } from "../ports/Idempotency.js"
@@ -112,7 +113,7 @@ export class InvoiceTemplateService extends Effect.Service<InvoiceTemplateServic
     const tx = yield* Transactions
     const accessTokens = yield* AccessTokens
 
-    const get = Effect.fn("InvoiceTemplateService.get")(function*(partyID: string, id: string) {
+    const get = Traced.fn("InvoiceTemplateService.get")(function*(partyID: string, id: string) {
       const found = yield* templates.findById(partyID, id)
       if (Option.isNone(found)) return yield* NotFound.of("Invoice template", id)
       return found.value
@@ -125,7 +126,7 @@ export class InvoiceTemplateService extends Effect.Service<InvoiceTemplateServic
         : Effect.void
     }
 
-    const create = Effect.fn("InvoiceTemplateService.create")(function*(caller: string, params: CreateParams) {
+    const create = Traced.fn("InvoiceTemplateService.create")(function*(caller: string, params: CreateParams) {
       if (params.partyID !== undefined && params.partyID !== caller) {
         return yield* BusinessError.of("invalidPartyID", `Party not found: ${params.partyID}`)
       }
@@ -178,7 +179,7 @@ export class InvoiceTemplateService extends Effect.Service<InvoiceTemplateServic
     const requireActiveShop = (t: InvoiceTemplateRecord) =>
       shops.requireActive(PartyID.make(t.partyID), ShopID.make(t.shopID))
 
-    const update = Effect.fn("InvoiceTemplateService.update")(function*(partyID: string, id: string, params: UpdateParams) {
+    const update = Traced.fn("InvoiceTemplateService.update")(function*(partyID: string, id: string, params: UpdateParams) {
       return yield* retryOnConflict(tx.withTransaction(Effect.gen(function*() {
         const t = yield* get(partyID, id)
         const shop = yield* requireActiveShop(t)
@@ -200,7 +201,7 @@ export class InvoiceTemplateService extends Effect.Service<InvoiceTemplateServic
       })))
     })
 
-    const remove = Effect.fn("InvoiceTemplateService.delete")(function*(partyID: string, id: string) {
+    const remove = Traced.fn("InvoiceTemplateService.delete")(function*(partyID: string, id: string) {
       const t = yield* get(partyID, id)
       yield* requireActiveShop(t)
       if (!(yield* templates.delete(partyID, id, new Date(yield* Clock.currentTimeMillis)))) {
@@ -213,7 +214,7 @@ export class InvoiceTemplateService extends Effect.Service<InvoiceTemplateServic
      * enforced, a fixed cost may be omitted), the template's currency, metadata falling back on
      * the template's, the due date at the end of the template's lifetime.
      */
-    const createInvoice = Effect.fn("InvoiceTemplateService.createInvoice")(
+    const createInvoice = Traced.fn("InvoiceTemplateService.createInvoice")(
       function*(partyID: string, id: string, params: InvoiceParamsWithTemplate) {
         const t = yield* get(partyID, id)
         const violated = (message: string) => Effect.fail(BusinessError.of("invoiceTermsViolated", message))
@@ -272,7 +273,7 @@ export class InvoiceTemplateService extends Effect.Service<InvoiceTemplateServic
       }
     )
 
-    const paymentMethods = Effect.fn("InvoiceTemplateService.paymentMethods")(function*(partyID: string, id: string) {
+    const paymentMethods = Traced.fn("InvoiceTemplateService.paymentMethods")(function*(partyID: string, id: string) {
       const t = yield* get(partyID, id)
       const shop = yield* shops.get(PartyID.make(partyID), ShopID.make(t.shopID))
       const { institution } = yield* shops.terms(shop)

@@ -17,6 +17,7 @@ import { PartyID, ShopID } from "../Ids.js"
 import { canonicalJson, canonicalSet } from "../internal/canonical.js"
 import { replay as replayIdempotent } from "../internal/idempotent.js"
 import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import * as Traced from "../internal/traced.js"
 import { EventLog } from "../ports/EventLog.js"
 import { Idempotency, type IdempotencyRecord } from "../ports/Idempotency.js"
 import { Ids } from "../ports/Ids.js"
@@ -75,7 +76,7 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
     const fail = (e: Either.Either<any, BusinessError>) => (Either.isLeft(e) ? Effect.fail(e.left) : Effect.void)
 
-    const get = Effect.fn("InvoiceService.get")(function*(partyID: string, id: string) {
+    const get = Traced.fn("InvoiceService.get")(function*(partyID: string, id: string) {
       const found = yield* invoices.findById(partyID, id)
       if (Option.isNone(found)) return yield* NotFound.of("Invoice", id)
       return found.value
@@ -93,7 +94,7 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
         })
 
     /** Checks the params against the shop and its terms; answers the invoice to create. */
-    const build = Effect.fn("InvoiceService.build")(
+    const build = Traced.fn("InvoiceService.build")(
       function*(caller: string, params: InvoiceParams, invoiceTemplateID: string | undefined) {
         if (params.partyID !== undefined && params.partyID !== caller) {
           return yield* BusinessError.of("invalidPartyID", `Party not found: ${params.partyID}`)
@@ -193,7 +194,7 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
      * the same parameters created) with a new access token. An invoice from a template compares
      * the template and the request's features instead (its due date moves with time).
      */
-    const create = Effect.fn("InvoiceService.create")(
+    const create = Traced.fn("InvoiceService.create")(
       function*(
         caller: string,
         params: InvoiceParams,
@@ -231,13 +232,13 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
       }
     )
 
-    const getByExternalID = Effect.fn("InvoiceService.getByExternalID")(function*(partyID: string, externalID: string) {
+    const getByExternalID = Traced.fn("InvoiceService.getByExternalID")(function*(partyID: string, externalID: string) {
       const record = yield* idempotency.find({ partyID, operation: OPERATION, externalID })
       if (Option.isNone(record)) return yield* NotFound.of("Invoice with externalID", externalID)
       return yield* get(partyID, record.value.entityID)
     })
 
-    const accessToken = Effect.fn("InvoiceService.accessToken")(function*(partyID: string, id: string) {
+    const accessToken = Traced.fn("InvoiceService.accessToken")(function*(partyID: string, id: string) {
       yield* get(partyID, id)
       return yield* accessTokens.issue(partyID, "invoice", id, INVOICE_TOKEN_DAYS)
     })
@@ -267,12 +268,12 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
         )
       )
 
-    const fulfill = Effect.fn("InvoiceService.fulfill")(function*(partyID: string, id: string, reason: string) {
+    const fulfill = Traced.fn("InvoiceService.fulfill")(function*(partyID: string, id: string, reason: string) {
       yield* shops.requireActive(PartyID.make(partyID), ShopID.make((yield* get(partyID, id)).shopID))
       return yield* command(get(partyID, id), { _tag: "Fulfill", reason })
     })
 
-    const rescind = Effect.fn("InvoiceService.rescind")(function*(partyID: string, id: string, reason: string) {
+    const rescind = Traced.fn("InvoiceService.rescind")(function*(partyID: string, id: string, reason: string) {
       yield* shops.requireActive(PartyID.make(partyID), ShopID.make((yield* get(partyID, id)).shopID))
       return yield* command(get(partyID, id), { _tag: "Rescind", reason })
     })
@@ -287,7 +288,7 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
 
     yield* timers.register(DUE_TIMER, (timer) => expire(timer.subject))
 
-    const listEvents = Effect.fn("InvoiceService.events")(
+    const listEvents = Traced.fn("InvoiceService.events")(
       function*(partyID: string, id: string, limit: number, after: number | undefined) {
         yield* get(partyID, id)
         if (after !== undefined && after > 0) {
@@ -299,7 +300,7 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
       }
     )
 
-    const paymentMethods = Effect.fn("InvoiceService.paymentMethods")(function*(partyID: string, id: string) {
+    const paymentMethods = Traced.fn("InvoiceService.paymentMethods")(function*(partyID: string, id: string) {
       const invoice = yield* get(partyID, id)
       const shop = yield* shops.get(PartyID.make(partyID), ShopID.make(invoice.shopID))
       const { institution } = yield* shops.terms(shop)

@@ -13,6 +13,7 @@ import { Contractor } from "../contract/Contract.js"
 import { BusinessError } from "../Errors.js"
 import { ContractID, PartyID, ShopID } from "../Ids.js"
 import { Currency } from "../Money.js"
+import * as Traced from "../internal/traced.js"
 import { ContractRepository } from "../ports/ContractRepository.js"
 import { Ids } from "../ports/Ids.js"
 import { PartyRepository } from "../ports/PartyRepository.js"
@@ -66,7 +67,7 @@ export class Onboarding extends Effect.Service<Onboarding>()("kassa/Onboarding",
     const keys = yield* ApiKeyService
     const tx = yield* Transactions
 
-    const onboard = Effect.fn("Onboarding.onboard")(
+    const onboard = Traced.fn("Onboarding.onboard")(
       function*(params: OnboardingParams) {
         const invalid = (message: string) => BusinessError.of("invalidChangeset", message)
         const pi = yield* reference.paymentInstitution(params.paymentInstitutionID)

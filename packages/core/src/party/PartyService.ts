@@ -11,6 +11,7 @@ import * as Activity from "../Activity.js"
 import { BusinessError, NotFound } from "../Errors.js"
 import type { PartyID } from "../Ids.js"
 import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import * as Traced from "../internal/traced.js"
 import { PartyRepository } from "../ports/PartyRepository.js"
 import { Transactions } from "../ports/Transactions.js"
 import type { PartyRecord } from "./Party.js"
@@ -21,13 +22,13 @@ export class PartyService extends Effect.Service<PartyService>()("kassa/PartySer
     const parties = yield* PartyRepository
     const tx = yield* Transactions
 
-    const get = Effect.fn("PartyService.get")(function*(id: PartyID) {
+    const get = Traced.fn("PartyService.get")(function*(id: PartyID) {
       const found = yield* parties.findById(id)
       if (Option.isNone(found)) return yield* NotFound.of("Party", id)
       return found.value
     })
 
-    const setActivity = Effect.fn("PartyService.setActivity")(
+    const setActivity = Traced.fn("PartyService.setActivity")(
       function*(id: PartyID, command: Activity.ActivityCommand) {
         const party = yield* get(id)
         const next = Activity.decide(party, command)
@@ -46,7 +47,7 @@ export class PartyService extends Effect.Service<PartyService>()("kassa/PartySer
      * Fails with `invalidPartyStatus` unless the party is active: the precondition of every
      * operation that changes the party's business.
      */
-    const requireActive = Effect.fn("PartyService.requireActive")(function*(id: PartyID) {
+    const requireActive = Traced.fn("PartyService.requireActive")(function*(id: PartyID) {
       const party = yield* get(id)
       if (!Activity.isActive(party)) {
         return yield* BusinessError.of("invalidPartyStatus", party.isBlocked ? "Party is blocked" : "Party is suspended")

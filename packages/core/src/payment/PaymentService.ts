@@ -21,6 +21,7 @@ import { PartyID, ShopID } from "../Ids.js"
 import { canonicalJson } from "../internal/canonical.js"
 import { replay as replayIdempotent } from "../internal/idempotent.js"
 import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import * as Traced from "../internal/traced.js"
 import type { InvoiceRecord } from "../invoice/Invoice.js"
 import { InvoiceChange } from "../invoice/InvoiceChange.js"
 import { decide as decideInvoice, type InvoiceCommand } from "../invoice/InvoiceMachine.js"
@@ -85,17 +86,17 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       Effect.flatMap(payments.findById(invoiceID, id), (o) =>
         Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Payment", id)))
 
-    const get = Effect.fn("PaymentService.get")(function*(partyID: string, invoiceID: string, id: string) {
+    const get = Traced.fn("PaymentService.get")(function*(partyID: string, invoiceID: string, id: string) {
       yield* invoices.get(partyID, invoiceID)
       return yield* load(invoiceID, id)
     })
 
-    const list = Effect.fn("PaymentService.list")(function*(partyID: string, invoiceID: string) {
+    const list = Traced.fn("PaymentService.list")(function*(partyID: string, invoiceID: string) {
       yield* invoices.get(partyID, invoiceID)
       return yield* payments.listByInvoice(invoiceID)
     })
 
-    const getByExternalID = Effect.fn("PaymentService.getByExternalID")(function*(partyID: string, externalID: string) {
+    const getByExternalID = Traced.fn("PaymentService.getByExternalID")(function*(partyID: string, externalID: string) {
       const record = yield* idempotency.find({ partyID, operation: OPERATION, externalID })
       if (Option.isNone(record)) return yield* NotFound.of("Payment with externalID", externalID)
       const [invoiceID, id] = record.value.entityID.split("/") as [string, string]
@@ -430,7 +431,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
         tool: toolKey
       })
 
-    const create = Effect.fn("PaymentService.create")(function*(partyID: string, invoiceID: string, params: PaymentParams) {
+    const create = Traced.fn("PaymentService.create")(function*(partyID: string, invoiceID: string, params: PaymentParams) {
       const invoice = yield* invoices.get(partyID, invoiceID)
       const at = yield* now
       const deadline = params.processingDeadline === undefined
@@ -617,7 +618,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       return created.payment
     })
 
-    const capture = Effect.fn("PaymentService.capture")(
+    const capture = Traced.fn("PaymentService.capture")(
       function*(partyID: string, invoiceID: string, id: string, params: CaptureParams) {
         const p = yield* get(partyID, invoiceID, id)
         const shop = yield* shops.requireActive(PartyID.make(partyID), ShopID.make(p.shopID))
@@ -657,7 +658,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       }
     )
 
-    const cancel = Effect.fn("PaymentService.cancel")(function*(partyID: string, invoiceID: string, id: string, reason: string) {
+    const cancel = Traced.fn("PaymentService.cancel")(function*(partyID: string, invoiceID: string, id: string, reason: string) {
       const p = yield* get(partyID, invoiceID, id)
       yield* shops.requireActive(PartyID.make(partyID), ShopID.make(p.shopID))
       yield* apply(invoiceID, id, { _tag: "Cancel", reason })
@@ -665,14 +666,14 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
     })
 
     /** The 3-D Secure challenge a payer opened, if it is still waiting. */
-    const challenge = Effect.fn("PaymentService.challenge")(function*(interactionID: string) {
+    const challenge = Traced.fn("PaymentService.challenge")(function*(interactionID: string) {
       const p = yield* payments.findByInteraction(interactionID)
       if (Option.isNone(p) || p.value.activity !== "interaction") return yield* NotFound.of("Challenge", interactionID)
       return p.value
     })
 
     /** The payer passed or failed the challenge: the acquirer decides, the payment goes on. */
-    const completeChallenge = Effect.fn("PaymentService.completeChallenge")(function*(interactionID: string, passed: boolean) {
+    const completeChallenge = Traced.fn("PaymentService.completeChallenge")(function*(interactionID: string, passed: boolean) {
       const p = yield* challenge(interactionID)
       yield* apply(p.invoiceID, p.id, { _tag: "InteractionCompleted", userInteraction: interactionOf(interactionID) })
       const result = yield* acquirer.completeInteraction(operationOf(p.invoiceID, p.id), passed)

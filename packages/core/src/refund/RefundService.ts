@@ -18,6 +18,7 @@ import { PartyID, ShopID } from "../Ids.js"
 import { canonicalJson, canonicalSet } from "../internal/canonical.js"
 import { replay as replayIdempotent } from "../internal/idempotent.js"
 import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import * as Traced from "../internal/traced.js"
 import { InvoiceChange } from "../invoice/InvoiceChange.js"
 import { AGGREGATE as INVOICE } from "../invoice/InvoiceService.js"
 import type { PaymentRecord } from "../payment/Payment.js"
@@ -70,17 +71,17 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
       Effect.flatMap(refunds.findById(invoiceID, paymentID, id), (o) =>
         Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Refund", id)))
 
-    const get = Effect.fn("RefundService.get")(function*(partyID: string, invoiceID: string, paymentID: string, id: string) {
+    const get = Traced.fn("RefundService.get")(function*(partyID: string, invoiceID: string, paymentID: string, id: string) {
       yield* payments.get(partyID, invoiceID, paymentID)
       return yield* load(invoiceID, paymentID, id)
     })
 
-    const list = Effect.fn("RefundService.list")(function*(partyID: string, invoiceID: string, paymentID: string) {
+    const list = Traced.fn("RefundService.list")(function*(partyID: string, invoiceID: string, paymentID: string) {
       yield* payments.get(partyID, invoiceID, paymentID)
       return yield* refunds.listByPayment(invoiceID, paymentID)
     })
 
-    const getByExternalID = Effect.fn("RefundService.getByExternalID")(function*(partyID: string, externalID: string) {
+    const getByExternalID = Traced.fn("RefundService.getByExternalID")(function*(partyID: string, externalID: string) {
       const record = yield* idempotency.find({ partyID, operation: OPERATION, externalID })
       if (Option.isNone(record)) return yield* NotFound.of("Refund with externalID", externalID)
       const [invoiceID, paymentID, id] = record.value.entityID.split("/") as [string, string, string]
@@ -119,7 +120,7 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
         allocation: canonicalSet(params.allocation)
       })
 
-    const create = Effect.fn("RefundService.create")(
+    const create = Traced.fn("RefundService.create")(
       function*(partyID: string, invoiceID: string, paymentID: string, params: RefundParams) {
         const payment = yield* payments.get(partyID, invoiceID, paymentID)
         if (params.cart !== undefined && params.allocation !== undefined) {

@@ -16,6 +16,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { BusinessError } from "../Errors.js"
 import { PartyID, ShopID } from "../Ids.js"
+import * as Traced from "../internal/traced.js"
 import { type Invoice, type InvoiceRecord, toInvoice } from "../invoice/Invoice.js"
 import {
   type InvoiceConditions,
@@ -179,28 +180,28 @@ export class SearchService extends Effect.Service<SearchService>()("kassa/Search
     })
 
     /** Invoices of a shop, filtered by their own fields and those of their payments. */
-    const searchInvoices = Effect.fn("SearchService.searchInvoices")(
+    const searchInvoices = Traced.fn("SearchService.searchInvoices")(
       function*(partyID: string, shopID: string, params: InvoiceSearchParams, options?: SearchOptions) {
         return yield* invoices(partyID, shopID, params, SearchQuery.invoiceConditions(params), options)
       }
     )
 
     /** Payments of a shop. */
-    const searchPayments = Effect.fn("SearchService.searchPayments")(
+    const searchPayments = Traced.fn("SearchService.searchPayments")(
       function*(partyID: string, shopID: string, params: PaymentSearchParams, options?: SearchOptions) {
         return yield* payments(partyID, shopID, params, SearchQuery.paymentConditions(params) ?? {}, options)
       }
     )
 
     /** Refunds of a shop: always with `totalCount`. */
-    const searchRefunds = Effect.fn("SearchService.searchRefunds")(
+    const searchRefunds = Traced.fn("SearchService.searchRefunds")(
       function*(partyID: string, shopID: string, params: RefundSearchParams) {
         return yield* refunds(partyID, shopID, params, SearchQuery.refundConditions(params), { totalCount: true })
       }
     )
 
     /** Payouts of a shop: Kassa makes none, so none is found (the parameters are still checked). */
-    const searchPayouts = Effect.fn("SearchService.searchPayouts")(
+    const searchPayouts = Traced.fn("SearchService.searchPayouts")(
       function*(partyID: string, shopID: string, params: PayoutSearchParams) {
         yield* scopeOf(partyID, shopID)
         yield* orFail(SearchQuery.window(params.fromTime, params.toTime))
@@ -236,7 +237,7 @@ export class SearchService extends Effect.Service<SearchService>()("kassa/Search
     const success = { successfulOnly: true, bankCardOnly: false }
 
     /** Payments started and succeeded (captured or refunded) per segment. */
-    const paymentConversionStats = Effect.fn("SearchService.paymentConversionStats")(
+    const paymentConversionStats = Traced.fn("SearchService.paymentConversionStats")(
       function*(partyID: string, shopID: string, params: SplitStatsParams) {
         const groups = yield* grouped(partyID, shopID, params, [], { successfulOnly: false, bankCardOnly: false }, () => [])
         return groups.map(({ offset, row }): PaymentConversionStat => ({
@@ -249,7 +250,7 @@ export class SearchService extends Effect.Service<SearchService>()("kassa/Search
     )
 
     /** Sums of successful payments per segment and currency, with and without the system fee. */
-    const paymentRevenueStats = Effect.fn("SearchService.paymentRevenueStats")(
+    const paymentRevenueStats = Traced.fn("SearchService.paymentRevenueStats")(
       function*(partyID: string, shopID: string, params: SplitStatsParams) {
         const groups = yield* grouped(partyID, shopID, params, ["currency"], success, (r) => [r.currency ?? ""])
         return groups.map(({ keys, offset, row }): PaymentRevenueStat => ({
@@ -262,7 +263,7 @@ export class SearchService extends Effect.Service<SearchService>()("kassa/Search
     )
 
     /** Revenue per segment, payer's country (ISO 3166-1 numeric; 0 unknown) and currency. */
-    const paymentGeoStats = Effect.fn("SearchService.paymentGeoStats")(
+    const paymentGeoStats = Traced.fn("SearchService.paymentGeoStats")(
       function*(partyID: string, shopID: string, params: SplitStatsParams) {
         const groups = yield* grouped(
           partyID,
@@ -283,7 +284,7 @@ export class SearchService extends Effect.Service<SearchService>()("kassa/Search
     )
 
     /** Successful bank card payments per segment, payment system and currency. */
-    const paymentMethodStats = Effect.fn("SearchService.paymentMethodStats")(
+    const paymentMethodStats = Traced.fn("SearchService.paymentMethodStats")(
       function*(partyID: string, shopID: string, params: PaymentMethodStatsParams) {
         const groups = yield* grouped(
           partyID,
@@ -306,7 +307,7 @@ export class SearchService extends Effect.Service<SearchService>()("kassa/Search
     )
 
     /** Distinct payers of the window's successful payments. */
-    const paymentRateStats = Effect.fn("SearchService.paymentRateStats")(
+    const paymentRateStats = Traced.fn("SearchService.paymentRateStats")(
       function*(partyID: string, shopID: string, params: RateStatsParams) {
         const scope = yield* scopeOf(partyID, shopID)
         const w = yield* orFail(SearchQuery.window(params.fromTime, params.toTime))

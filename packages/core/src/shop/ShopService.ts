@@ -12,6 +12,7 @@ import * as Activity from "../Activity.js"
 import { BusinessError, NotFound } from "../Errors.js"
 import type { PartyID, ShopID } from "../Ids.js"
 import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import * as Traced from "../internal/traced.js"
 import { ContractRepository } from "../ports/ContractRepository.js"
 import { ReferenceData } from "../ports/ReferenceData.js"
 import { ShopRepository } from "../ports/ShopRepository.js"
@@ -27,17 +28,17 @@ export class ShopService extends Effect.Service<ShopService>()("kassa/ShopServic
     const contracts = yield* ContractRepository
     const reference = yield* ReferenceData
 
-    const list = Effect.fn("ShopService.list")(function*(partyID: PartyID) {
+    const list = Traced.fn("ShopService.list")(function*(partyID: PartyID) {
       return yield* shops.listByParty(partyID)
     })
 
-    const get = Effect.fn("ShopService.get")(function*(partyID: PartyID, id: ShopID) {
+    const get = Traced.fn("ShopService.get")(function*(partyID: PartyID, id: ShopID) {
       const found = yield* shops.findById(partyID, id)
       if (Option.isNone(found)) return yield* NotFound.of("Shop", id)
       return found.value
     })
 
-    const setActivity = Effect.fn("ShopService.setActivity")(
+    const setActivity = Traced.fn("ShopService.setActivity")(
       function*(partyID: PartyID, id: ShopID, command: Activity.ActivityCommand) {
         const shop = yield* get(partyID, id)
         const next = Activity.decide(shop, command)
@@ -68,7 +69,7 @@ export class ShopService extends Effect.Service<ShopService>()("kassa/ShopServic
      * the party is active (`invalidPartyStatus`), the shop is active (`invalidShopStatus`).
      * One read.
      */
-    const requireActiveWithTerms = Effect.fn("ShopService.requireActiveWithTerms")(function*(partyID: PartyID, id: ShopID) {
+    const requireActiveWithTerms = Traced.fn("ShopService.requireActiveWithTerms")(function*(partyID: PartyID, id: ShopID) {
       const found = yield* shops.findGoverned(partyID, id)
       if (Option.isNone(found)) return yield* BusinessError.of("invalidShopID", `Shop not found: ${id}`)
       const { contract, party, shop } = found.value
@@ -82,7 +83,7 @@ export class ShopService extends Effect.Service<ShopService>()("kassa/ShopServic
     })
 
     /** The shop with the contract and payment institution that govern it, whatever its status. One read. */
-    const withTerms = Effect.fn("ShopService.withTerms")(function*(partyID: PartyID, id: ShopID) {
+    const withTerms = Traced.fn("ShopService.withTerms")(function*(partyID: PartyID, id: ShopID) {
       const found = yield* shops.findGoverned(partyID, id)
       if (Option.isNone(found)) return yield* NotFound.of("Shop", id)
       return { shop: found.value.shop, ...(yield* termsOf(found.value.shop, found.value.contract)) }
@@ -92,7 +93,7 @@ export class ShopService extends Effect.Service<ShopService>()("kassa/ShopServic
     const requireActive = (partyID: PartyID, id: ShopID) => Effect.map(requireActiveWithTerms(partyID, id), (x) => x.shop)
 
     /** The contract and the payment institution whose terms govern the shop. */
-    const terms = Effect.fn("ShopService.terms")(function*(shop: ShopRecord) {
+    const terms = Traced.fn("ShopService.terms")(function*(shop: ShopRecord) {
       return yield* termsOf(shop, yield* contracts.findById(shop.partyID, shop.contractID))
     })
 

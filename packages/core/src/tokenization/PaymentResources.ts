@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { BusinessError } from "../Errors.js"
+import * as Traced from "../internal/traced.js"
 import * as Card from "../payment/Card.js"
 import type {
   PaymentResourceParams,
@@ -36,7 +37,7 @@ export class PaymentResources extends Effect.Service<PaymentResources>()("kassa/
     const resources = yield* PaymentResourceRepository
     const ids = yield* Ids
 
-    const tool = Effect.fn("PaymentResources.tool")(function*(params: PaymentResourceParams, now: Date, validUntil: Date) {
+    const tool = Traced.fn("PaymentResources.tool")(function*(params: PaymentResourceParams, now: Date, validUntil: Date) {
       const t = params.paymentTool
       switch (t.paymentToolType) {
         case "CardData": {
@@ -111,7 +112,7 @@ export class PaymentResources extends Effect.Service<PaymentResources>()("kassa/
       }
     })
 
-    const create = Effect.fn("PaymentResources.create")(function*(partyID: string, params: PaymentResourceParams) {
+    const create = Traced.fn("PaymentResources.create")(function*(partyID: string, params: PaymentResourceParams) {
       const now = new Date(yield* Clock.currentTimeMillis)
       const validUntil = new Date(now.getTime() + TOKEN_LIFETIME_MS)
       const made = yield* tool(params, now, validUntil)
@@ -141,7 +142,7 @@ export class PaymentResources extends Effect.Service<PaymentResources>()("kassa/
      * The resource a payer names: `invalidPaymentToolToken` for an unknown, expired or other
      * party's token, `invalidPaymentSession` for a session that is not the token's.
      */
-    const resolve = Effect.fn("PaymentResources.resolve")(
+    const resolve = Traced.fn("PaymentResources.resolve")(
       function*(partyID: string, token: string | undefined, session: string | undefined) {
         if (token === undefined) return yield* BusinessError.of("invalidPaymentToolToken", "paymentToolToken: is missing")
         const found = yield* resources.findByToken(token)

@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { BusinessError, LimitExceeded, NotFound } from "../Errors.js"
 import { type PartyID, ShopID } from "../Ids.js"
+import * as Traced from "../internal/traced.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
 import { WebhookDeliveries } from "../ports/WebhookDeliveries.js"
@@ -48,7 +49,7 @@ export class WebhookService extends Effect.Service<WebhookService>()("kassa/Webh
      * (`invalidPartyID`); the shop must be the party's (`invalidShopID`); the URL must not lead
      * into a private network (`invalidRequest`); a shop has at most 10 invoice webhooks (429).
      */
-    const create = Effect.fn("WebhookService.create")(function*(caller: PartyID, params: WebhookParams) {
+    const create = Traced.fn("WebhookService.create")(function*(caller: PartyID, params: WebhookParams) {
       if (params.partyID !== undefined && params.partyID !== caller) {
         return yield* BusinessError.of("invalidPartyID", `Party not found: ${params.partyID}`)
       }
@@ -79,18 +80,18 @@ export class WebhookService extends Effect.Service<WebhookService>()("kassa/Webh
       return toWebhook(record)
     })
 
-    const list = Effect.fn("WebhookService.list")(function*(caller: PartyID) {
+    const list = Traced.fn("WebhookService.list")(function*(caller: PartyID) {
       return (yield* webhooks.listByParty(caller)).map(toWebhook)
     })
 
-    const get = Effect.fn("WebhookService.get")(function*(caller: PartyID, id: string) {
+    const get = Traced.fn("WebhookService.get")(function*(caller: PartyID, id: string) {
       const found = yield* webhooks.findById(caller, id)
       if (Option.isNone(found)) return yield* NotFound.of("Webhook", id)
       return toWebhook(found.value)
     })
 
     /** Deletes the webhook: it is gone for every read, and nothing more is sent to it. */
-    const remove = Effect.fn("WebhookService.delete")(function*(caller: PartyID, id: string) {
+    const remove = Traced.fn("WebhookService.delete")(function*(caller: PartyID, id: string) {
       const at = yield* now
       if (!(yield* tx.withTransaction(webhooks.delete(caller, id, at)))) return yield* NotFound.of("Webhook", id)
     })
@@ -103,7 +104,7 @@ export class WebhookService extends Effect.Service<WebhookService>()("kassa/Webh
       Effect.flatMap(deliveries.webhookExists(webhookID), (found) =>
         Option.match(found, { onNone: () => Effect.fail(NotFound.of("Webhook", webhookID)), onSome: Effect.succeed }))
 
-    const listDeliveries = Effect.fn("WebhookService.deliveries")(
+    const listDeliveries = Traced.fn("WebhookService.deliveries")(
       function*(webhookID: string, query: { readonly limit?: number | undefined; readonly status?: Delivery["status"] | undefined } = {}) {
         yield* requireWebhook(webhookID)
         const limit = Math.min(Math.max(1, query.limit ?? 100), MAX_DELIVERIES_PER_READ)
@@ -111,14 +112,14 @@ export class WebhookService extends Effect.Service<WebhookService>()("kassa/Webh
       }
     )
 
-    const attempts = Effect.fn("WebhookService.attempts")(function*(webhookID: string, deliveryID: string) {
+    const attempts = Traced.fn("WebhookService.attempts")(function*(webhookID: string, deliveryID: string) {
       yield* requireWebhook(webhookID)
       if (Option.isNone(yield* deliveries.get(webhookID, deliveryID))) return yield* NotFound.of("Delivery", deliveryID)
       return yield* deliveries.attempts(webhookID, deliveryID)
     })
 
     /** Queues the delivery's notification again, at the end of its subject's queue. */
-    const redeliver = Effect.fn("WebhookService.redeliver")(function*(webhookID: string, deliveryID: string) {
+    const redeliver = Traced.fn("WebhookService.redeliver")(function*(webhookID: string, deliveryID: string) {
       const webhook = yield* requireWebhook(webhookID)
       if (webhook.deleted) return yield* BusinessError.of("invalidRequest", `Webhook ${webhookID} is deleted`)
       const at = yield* now

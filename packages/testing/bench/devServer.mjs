@@ -1,6 +1,8 @@
 /**
  * The dev helpers' server: Kassa from the bundle on a fresh store (a database of its own on
  * PostgreSQL, dropped by `stop`), optionally under `--cpu-prof`, whose summary `stop` prints.
+ * `KASSA_BUNDLE=<file>` runs another build of the server (a copy of an earlier
+ * `packages/http/dist/server.js` beside it, to compare before and after).
  */
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -22,7 +24,8 @@ export const startDevKassa = async (dialect, { name = "dev", prof = false, env =
     dataDir: path.join(dir, "data"),
     databaseUrl: database === undefined ? undefined : `postgres://postgres@127.0.0.1:5432/${database}`,
     nodeArgs: prof ? ["--cpu-prof", `--cpu-prof-dir=${path.join(dir, "prof")}`] : [],
-    env
+    env,
+    ...(process.env.KASSA_BUNDLE ? { script: path.resolve(process.env.KASSA_BUNDLE) } : {})
   })
   const stop = async () => {
     await stopProcess(server.proc, { signal: "SIGINT" })

@@ -153,12 +153,12 @@ export const waitHealthy = async (proc, port, { timeoutMs = 60_000, intervalMs =
  * Starts the Kassa bundle on a fresh or existing data dir and waits for `/health`.
  * Resolves `{ proc, port, baseUrl, startMs, credentials }`.
  */
-export const startKassa = async ({ name, dataDir, databaseUrl, nodeArgs = [], env = {}, timeoutMs = 60_000 }) => {
+export const startKassa = async ({ name, dataDir, databaseUrl, nodeArgs = [], env = {}, timeoutMs = 60_000, script = bundlePath }) => {
   fs.mkdirSync(dataDir, { recursive: true })
   const port = await freePort()
   const proc = spawnNode({
     name,
-    script: bundlePath,
+    script,
     nodeArgs,
     logFile: path.join(dataDir, "server.log"),
     env: {

@@ -32,9 +32,9 @@ const pgTypes: pg.CustomTypesConfig = {
 }
 
 /**
- * The PostgreSQL pool, checked with one query. Each connection turns JIT compilation off: it pays
- * for plans that run for seconds, and Kassa's run for milliseconds, where a misestimated plan
- * would spend 100 ms and more compiling.
+ * The PostgreSQL pool, checked with one query. Its connections start with JIT compilation off: it
+ * pays for plans that run for seconds, and Kassa's run for milliseconds, where a misestimated plan
+ * would spend 100 ms and more compiling. (An `options` parameter in the URL replaces this one.)
  */
 const pgPool = (config: Extract<DatabaseConfig, { _tag: "pg" }>) =>
   Effect.acquireRelease(
@@ -42,14 +42,12 @@ const pgPool = (config: Extract<DatabaseConfig, { _tag: "pg" }>) =>
       try: async () => {
         const pool = new pg.Pool({
           connectionString: config.url,
+          options: "-c jit=off",
           max: config.maxConnections ?? 10,
           application_name: "kassa",
           types: pgTypes
         })
         pool.on("error", () => {})
-        pool.on("connect", (client) => {
-          client.query("SET jit = off").catch(() => {})
-        })
         try {
           await pool.query("SELECT 1")
         } catch (cause) {

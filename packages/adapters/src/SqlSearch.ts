@@ -41,10 +41,11 @@ export interface SearchOptions {
   /** The key of the continuation tokens' codes (at least 16 bytes). */
   readonly secret: Uint8Array | string
   /**
-   * Payers whose successes surround a window that the unique payers statistic looks up one by
-   * one before it counts the window's payments instead (default 2,000).
+   * The unique payers statistic: successful payments in a window up to which it counts them
+   * directly (default 50,000), and payers it looks up one by one before it counts the window's
+   * payments after all (default 2,000).
    */
-  readonly payerProbes?: number
+  readonly payers?: Payers.Options | undefined
 }
 
 /** HMAC-SHA256 codes under `secret`. @since 0.1.0 */
@@ -117,7 +118,7 @@ const SEEK_FROM = 2_000
 const BATCH = 20_000
 
 /** The repository on the current `SqlClient`. @since 0.1.0 */
-export const make = (options: Pick<SearchOptions, "payerProbes"> = {}) => Effect.gen(function*() {
+export const make = (options: Pick<SearchOptions, "payers"> = {}) => Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const isSuccessful = sql`p.status IN ${sql.in(Where.SUCCESSFUL)}`
 
@@ -261,7 +262,7 @@ export const make = (options: Pick<SearchOptions, "payerProbes"> = {}) => Effect
         })
         return Rollups.merge([...fromRollups, ...rest])
       }).pipe(Effect.orDie),
-    uniquePayers: (scope, w) => Payers.unique(sql, scope, w, options.payerProbes).pipe(Effect.orDie)
+    uniquePayers: (scope, w) => Payers.unique(sql, scope, w, options.payers).pipe(Effect.orDie)
   }
   return repository
 })

@@ -471,7 +471,12 @@ for (const dialect of Dialects.dialects()) {
         for (
           const p of [pay(1, 0, "a"), pay(2, 5, "a"), pay(3, 10, "a"), pay(4, 1, "b"), pay(5, 10, "b"), pay(6, 7, "c", "failed")]
         ) yield* put.payment(p)
-        const repos = [yield* SearchRepository, yield* SqlSearch.make({ payerProbes: 0 }), yield* SqlSearch.make({ payerProbes: 1 })]
+        // the default counts these few payments directly; the others read the payers' rows
+        const repos = [
+          yield* SearchRepository,
+          yield* SqlSearch.make({ payers: { scanUpTo: -1, probes: 0 } }),
+          yield* SqlSearch.make({ payers: { scanUpTo: -1, probes: 1 } })
+        ]
         const check = (fromHour: number, toHour: number, n: number) =>
           Effect.forEach(repos, (repo, i) =>
             Effect.map(
@@ -529,8 +534,8 @@ for (const dialect of Dialects.dialects()) {
         const repo = yield* SearchRepository
         const sql = yield* SqlClient.SqlClient
         const runtime = yield* Effect.runtime<SqlClient.SqlClient | SearchRepository>()
-        const lookingUp = yield* SqlSearch.make({ payerProbes: 1_000_000 })
-        const counting = yield* SqlSearch.make({ payerProbes: 0 })
+        const lookingUp = yield* SqlSearch.make({ payers: { scanUpTo: -1, probes: 1_000_000 } })
+        const counting = yield* SqlSearch.make({ payers: { scanUpTo: -1, probes: 0 } })
         const H = 3_600_000
         const row = FastCheck.record({
           hour: FastCheck.integer({ min: 0, max: 71 }),

@@ -279,13 +279,14 @@ export async function benchSearch({
     ["360 days from a +05:30 midnight, by week", { ...days(delhi, 360), splitUnit: "week", splitSize: "1" }],
     ["the seeded window (any millisecond), by day", { splitUnit: "day", splitSize: "1" }]
   ]
-  // the payers' ranges answer windows that end after every payer's last success; windows inside
-  // the history, which payers' successes surround, count the window's payments
+  // a window of few payments has them counted; past that the payers' rows answer, looking inside
+  // the windows that payers' successes surround
   const rateWindows = [
     ["the seeded window", {}],
     ["30 days", days(moscow, 30)],
     ["180 days inside the history", days(moscow - 90 * DAY, 180)],
-    ["30 days inside the history", days(moscow - 180 * DAY, 30)]
+    ["30 days inside the history", days(moscow - 180 * DAY, 30)],
+    ["1 day inside the history", days(moscow - 180 * DAY, 1)]
   ]
   for (const [which, operation, extra] of [
     ["payments/stats/conversion", "getPaymentConversionStats", {}],

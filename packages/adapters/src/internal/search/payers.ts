@@ -1,11 +1,11 @@
 /**
  * @internal
- * Unique payers of a shop's successful payments in a window, exact, from the payers' rows of
- * migration 0012. A payer counts when its first or last success lies in the window, when its
- * successes surround a window longer than its longest gap, or when one of them falls inside
- * (looked up in `payments_search_payer`). When more than `probes` payers need that look (a short
- * window deep in a long history) the window's payments are counted instead: that is then the
- * cheaper read, as it grows with the window.
+ * Unique payers of a shop's successful payments in a window, exact. A window with few successful
+ * payments (the rollups tell how many) has them counted through `payments_search_payer`. Past that,
+ * the payers' rows of migration 0012 answer: a payer counts when its first or last success lies in
+ * the window, when its successes surround a window longer than its longest gap, or when one of them
+ * falls inside (looked up in the index). When more than `probes` payers need that look, the
+ * window's payments are counted after all.
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -13,18 +13,20 @@ import type { Scope, Window } from "@kassa/core/ports/SearchRepository"
 import * as Effect from "effect/Effect"
 import { int } from "../rows.js"
 import { scoped, SUCCESSFUL } from "./conditions.js"
+import * as Rollups from "./rollups.js"
 
 type Sql = SqlClient.SqlClient
 
-/** Payers looked up one by one before the window's payments are counted instead. */
-export const PROBES = 2_000
+export interface Options {
+  /** Successful payments in a window up to which they are counted directly (default 50,000). */
+  readonly scanUpTo?: number | undefined
+  /** Payers looked up one by one before the window's payments are counted instead (default 2,000). */
+  readonly probes?: number | undefined
+}
 
-export const unique = (
-  sql: Sql,
-  scope: Scope,
-  w: Window,
-  probes: number = PROBES
-): Effect.Effect<number, SqlError> => {
+export const unique = (sql: Sql, scope: Scope, w: Window, options: Options = {}): Effect.Effect<number, SqlError> => {
+  const scanUpTo = options.scanUpTo ?? 50_000
+  const probes = options.probes ?? 2_000
   const overlapping = sql.and([
     sql`s.party_id = ${scope.partyID}`,
     sql`s.shop_id = ${scope.shopID}`,
@@ -36,6 +38,16 @@ export const unique = (
   // in the SQL text, as in the partial index's predicate: SQLite uses the index only then
   const successful = sql`p.status IN ${sql.literal(`(${SUCCESSFUL.map((s) => `'${s}'`).join(", ")})`)}`
 
+  // the window's successful payments: aligned blocks from the rollups, the ends from the rows
+  const cover = Rollups.cover(w.from, w.to)
+  const payments = sql<{ n: unknown }>`SELECT ${
+    sql.join(" + ", false)([
+      ...SUCCESSFUL.map((status) => Rollups.countOf(sql, scope, "ps", cover.blocks, status)),
+      ...cover.raw.map(([from, to]) =>
+        sql`(SELECT COUNT(*) FROM payments p WHERE ${sql.and([...scoped(sql, "p", scope, { from, to }), successful])})`
+      )
+    ])
+  } AS n`
   const ranges = sql<{ certain: unknown; doubtful: unknown }>`SELECT
       SUM(CASE WHEN ${inside} THEN 1 ELSE 0 END) AS certain,
       SUM(CASE WHEN ${inside} THEN 0 ELSE 1 END) AS doubtful
@@ -50,10 +62,12 @@ export const unique = (
     ) payers`
   const count = (rows: ReadonlyArray<{ n: unknown }>) => int(rows[0]?.n ?? 0)
 
-  return Effect.flatMap(ranges, (rows) => {
+  return Effect.gen(function*() {
+    if (count(yield* payments) <= scanUpTo) return count(yield* scanned)
+    const rows = yield* ranges
     const certain = int(rows[0]?.certain ?? 0)
     const doubtful = int(rows[0]?.doubtful ?? 0)
-    if (doubtful === 0) return Effect.succeed(certain)
-    return Effect.map(doubtful <= probes ? probed : scanned, count)
+    if (doubtful === 0) return certain
+    return count(yield* (doubtful <= probes ? probed : scanned))
   })
 }

@@ -176,9 +176,10 @@ export const perBucketAndKeys = (
 
 /**
  * Sums per segment and keys over many runs of blocks (`[start, end)` indices with their segment),
- * passed as arrays in a single parameter each (SQLite takes few parameters): the planner sees
- * ranges, and on PostgreSQL reads each by an index range scan (the LATERAL subquery, kept apart
- * by OFFSET 0).
+ * passed as arrays in a single parameter each (SQLite takes few parameters), and read run by run,
+ * each an index range: PostgreSQL through a LATERAL subquery (kept apart by OFFSET 0), SQLite
+ * through CROSS JOIN, which keeps the runs the outer loop (its own order scanned every run for
+ * every row).
  */
 const manyRuns = (
   sql: Sql,
@@ -188,33 +189,35 @@ const manyRuns = (
   runs: ReadonlyArray<readonly [number, number, number]>
 ) => {
   const ratio = sql.literal(String(grainMs[grain] / QUARTER))
-  const scoped = sql`party_id = ${scope.partyID} AND shop_id = ${scope.shopID} AND kind = ${kind}`
-  const rolled = sql`SELECT t, k1, k2, n, amount, fee FROM search_rollups WHERE ${scoped} AND grain = ${
-    sql.literal(`'${grain}'`)
-  }`
-  const pending = sql`SELECT q / ${ratio} AS t, k1, k2, n, amount, fee FROM search_deltas WHERE ${scoped}`
-  const columns = sql`r.segment, x.k1, x.k2, SUM(x.n) AS n, SUM(x.amount) AS amount, SUM(x.fee) AS fee`
+  const scoped = (t: string) =>
+    sql`${sql(t)}.party_id = ${scope.partyID} AND ${sql(t)}.shop_id = ${scope.shopID} AND ${sql(t)}.kind = ${kind}`
+  // the rollups and the deltas of run `r`, as (k1, k2, n, amount, fee)
+  const rolled = sql`${scoped("x")} AND x.grain = ${sql.literal(`'${grain}'`)} AND x.t >= r.a AND x.t < r.b`
+  const pending = sql`${scoped("d")} AND d.q >= r.a * ${ratio} AND d.q < r.b * ${ratio}`
   return sql.onDialectOrElse({
     pg: () => {
       const array = (i: 0 | 1 | 2) => `{${runs.map((run) => run[i]).join(",")}}`
-      return sql`SELECT ${columns}
+      return sql`SELECT r.segment, y.k1, y.k2, SUM(y.n) AS n, SUM(y.amount) AS amount, SUM(y.fee) AS fee
         FROM unnest(CAST(${array(0)} AS BIGINT[]), CAST(${array(1)} AS BIGINT[]), CAST(${array(2)} AS BIGINT[]))
           AS r(a, b, segment)
         CROSS JOIN LATERAL (
-          SELECT k1, k2, n, amount, fee FROM (${rolled} AND t >= r.a AND t < r.b) AS rolled
+          SELECT x.k1, x.k2, x.n, x.amount, x.fee FROM search_rollups x WHERE ${rolled}
           UNION ALL
-          SELECT k1, k2, n, amount, fee FROM search_deltas
-            WHERE ${scoped} AND q >= r.a * ${ratio} AND q < r.b * ${ratio}
+          SELECT d.k1, d.k2, d.n, d.amount, d.fee FROM search_deltas d WHERE ${pending}
           OFFSET 0
-        ) AS x
-        GROUP BY r.segment, x.k1, x.k2`
+        ) AS y
+        GROUP BY r.segment, y.k1, y.k2`
     },
-    orElse: () =>
-      sql`SELECT ${columns}
-        FROM (SELECT json_extract(value, '$[0]') AS a, json_extract(value, '$[1]') AS b, json_extract(value, '$[2]') AS segment
-          FROM json_each(${JSON.stringify(runs)})) AS r
-        JOIN (${rolled} UNION ALL ${pending}) AS x ON x.t >= r.a AND x.t < r.b
-        GROUP BY r.segment, x.k1, x.k2`
+    orElse: () => {
+      const r = sql`(SELECT json_extract(value, '$[0]') AS a, json_extract(value, '$[1]') AS b,
+        json_extract(value, '$[2]') AS segment FROM json_each(${JSON.stringify(runs)})) AS r`
+      return sql`SELECT segment, k1, k2, SUM(n) AS n, SUM(amount) AS amount, SUM(fee) AS fee FROM (
+          SELECT r.segment, x.k1, x.k2, x.n, x.amount, x.fee FROM ${r} CROSS JOIN search_rollups x ON ${rolled}
+          UNION ALL
+          SELECT r.segment, d.k1, d.k2, d.n, d.amount, d.fee FROM ${r} CROSS JOIN search_deltas d ON ${pending}
+        ) AS y
+        GROUP BY segment, k1, k2`
+    }
   })
 }
 

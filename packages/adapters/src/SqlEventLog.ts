@@ -18,6 +18,26 @@ export const layer = Layer.effect(
   EventLog,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // PostgreSQL: an event after the first, numbered, and its outbox row. Two transactions
+    // appending to one aggregate take turns on a lock (SQLite runs one writer at a time anyway);
+    // the lock is a statement of its own, so that the numbering statement's snapshot follows it.
+    const appendNext = sql.onDialectOrElse({
+      pg: () => <C>(event: Event.PendingEvent<C>, now: number) =>
+        Effect.gen(function*() {
+          yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`${event.aggregateType}/${event.aggregateID}`}))`
+          const [appended] = yield* sql<{ eventId: unknown }>`WITH e AS (
+              INSERT INTO events (aggregate_type, aggregate_id, id, party_id, created_at, changes)
+              SELECT ${event.aggregateType}, ${event.aggregateID}, COALESCE(MAX(id), 0) + 1, ${event.partyID},
+                CAST(${now} AS BIGINT), ${toJson(event.changes)}
+              FROM events WHERE aggregate_type = ${event.aggregateType} AND aggregate_id = ${event.aggregateID}
+              RETURNING id)
+            INSERT INTO outbox (aggregate_type, aggregate_id, event_id, party_id, created_at)
+            SELECT ${event.aggregateType}, ${event.aggregateID}, e.id, ${event.partyID}, CAST(${now} AS BIGINT) FROM e
+            RETURNING event_id`
+          return { ...event, id: int(appended!.eventId), createdAt: new Date(now) } satisfies Event.StoredEvent<C>
+        }),
+      orElse: () => undefined
+    })
     return {
       append: <C>(event: Event.PendingEvent<C>) =>
         Effect.gen(function*() {
@@ -28,23 +48,7 @@ export const layer = Layer.effect(
           if (event.first !== true) {
             // Numbering reads the log: it needs a transaction, not writes held back.
             if (held) return yield* Effect.dieMessage("EventLog.append: only an aggregate's first event may be held back")
-            // Numbering reads the aggregate's last id: on PostgreSQL two transactions appending to
-            // one aggregate take turns (SQLite runs one writer at a time anyway). The lock is a
-            // statement of its own, so that the numbering statement's snapshot follows it.
-            if (sql.onDialectOrElse({ pg: () => true, orElse: () => false })) {
-              yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`${event.aggregateType}/${event.aggregateID}`}))`
-              // the event, numbered, and its outbox row: one statement
-              const [appended] = yield* sql<{ eventId: unknown }>`WITH e AS (
-                  INSERT INTO events (aggregate_type, aggregate_id, id, party_id, created_at, changes)
-                  SELECT ${event.aggregateType}, ${event.aggregateID}, COALESCE(MAX(id), 0) + 1, ${event.partyID},
-                    CAST(${now} AS BIGINT), ${toJson(event.changes)}
-                  FROM events WHERE aggregate_type = ${event.aggregateType} AND aggregate_id = ${event.aggregateID}
-                  RETURNING id)
-                INSERT INTO outbox (aggregate_type, aggregate_id, event_id, party_id, created_at)
-                SELECT ${event.aggregateType}, ${event.aggregateID}, e.id, ${event.partyID}, CAST(${now} AS BIGINT) FROM e
-                RETURNING event_id`
-              return { ...event, id: int(appended!.eventId), createdAt: new Date(now) } satisfies Event.StoredEvent<C>
-            }
+            if (appendNext !== undefined) return yield* appendNext(event, now)
             const [last] = yield* sql<{ last: unknown }>`SELECT COALESCE(MAX(id), 0) AS last FROM events
               WHERE aggregate_type = ${event.aggregateType} AND aggregate_id = ${event.aggregateID}`
             id = int(last!.last) + 1

@@ -1,8 +1,9 @@
 /**
  * The dev helpers' server: Kassa from the bundle on a fresh store (a database of its own on
- * PostgreSQL, dropped by `stop`), optionally under `--cpu-prof`, whose summary `stop` prints.
- * `KASSA_BUNDLE=<file>` runs another build of the server (a copy of an earlier
- * `packages/http/dist/server.js` beside it, to compare before and after).
+ * PostgreSQL, dropped by `stop`), or with `keep` on a store kept between runs (`kassa_<name>`
+ * and a data dir of the same name, removed by `dropKept`), optionally under `--cpu-prof`, whose
+ * summary `stop` prints. `KASSA_BUNDLE=<file>` runs another build of the server (a copy of an
+ * earlier `packages/http/dist/server.js` beside it, to compare before and after).
  */
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -10,30 +11,43 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { startKassa, stopProcess } from "./server.mjs"
 
-const psql = (command) => execFileSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-qc", command])
+const psql = (command) => execFileSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-Atqc", command]).toString()
 
-export const startDevKassa = async (dialect, { name = "dev", prof = false, env = {} } = {}) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `kassa-${name}-`))
+const keptDir = (name) => path.join(os.tmpdir(), `kassa-${name}`)
+
+/** Removes a kept store. */
+export const dropKept = (name) => {
+  psql(`DROP DATABASE IF EXISTS kassa_${name}`)
+  fs.rmSync(keptDir(name), { recursive: true, force: true })
+}
+
+export const startDevKassa = async (dialect, { name = "dev", prof = false, env = {}, keep = false } = {}) => {
+  const dir = keep ? keptDir(name) : fs.mkdtempSync(path.join(os.tmpdir(), `kassa-${name}-`))
+  const profDir = path.join(dir, "prof")
+  fs.rmSync(profDir, { recursive: true, force: true })
   let database
   if (dialect === "pg") {
-    database = `kassa_${name}_${Date.now()}`
-    psql(`CREATE DATABASE ${database}`)
+    database = keep ? `kassa_${name}` : `kassa_${name}_${Date.now()}`
+    if (!keep || psql(`SELECT 1 FROM pg_database WHERE datname = '${database}'`).trim() !== "1") {
+      psql(`CREATE DATABASE ${database}`)
+    }
   }
+  const databaseUrl = database === undefined ? undefined : `postgres://postgres@127.0.0.1:5432/${database}`
   const server = await startKassa({
     name: `kassa-${dialect}`,
     dataDir: path.join(dir, "data"),
-    databaseUrl: database === undefined ? undefined : `postgres://postgres@127.0.0.1:5432/${database}`,
-    nodeArgs: prof ? ["--cpu-prof", `--cpu-prof-dir=${path.join(dir, "prof")}`] : [],
+    databaseUrl,
+    nodeArgs: prof ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [],
     env,
     ...(process.env.KASSA_BUNDLE ? { script: path.resolve(process.env.KASSA_BUNDLE) } : {})
   })
   const stop = async () => {
     await stopProcess(server.proc, { signal: "SIGINT" })
-    if (database !== undefined) psql(`DROP DATABASE ${database}`)
+    if (database !== undefined && !keep) psql(`DROP DATABASE ${database}`)
     if (prof) {
-      const file = fs.readdirSync(path.join(dir, "prof"))[0]
-      console.log(execFileSync("node", [path.join(path.dirname(new URL(import.meta.url).pathname), "profile.mjs"), path.join(dir, "prof", file)]).toString())
+      const file = fs.readdirSync(profDir)[0]
+      console.log(execFileSync("node", [path.join(path.dirname(new URL(import.meta.url).pathname), "profile.mjs"), path.join(profDir, file)]).toString())
     }
   }
-  return { server, database, stop }
+  return { server, database, databaseUrl, stop }
 }

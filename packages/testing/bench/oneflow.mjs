@@ -2,7 +2,7 @@
 // node packages/testing/bench/oneflow.mjs pg|sqlite [flows]
 import { execFileSync } from "node:child_process"
 import { startDevKassa } from "./devServer.mjs"
-import { clientFor, idOf, invoiceBody, paymentResourceBody, requestId, statusOf } from "./scenarios.mjs"
+import { clientFor, createInvoice, idOf, paymentResourceBody, requestId, statusOf } from "./scenarios.mjs"
 
 const dialect = process.argv[2] ?? "pg"
 const flows = Number(process.argv[3] ?? 5)
@@ -17,7 +17,7 @@ for (let i = 0; i < flows; i++) {
   const t0 = performance.now()
   const at = () => (performance.now() - t0).toFixed(1)
   const steps = []
-  const inv = await client.request("POST", "/v2/processing/invoices", invoiceBody(shopID, i), { "x-request-id": requestId() })
+  const inv = await createInvoice(client, shopID, i)
   steps.push(`invoice ${at()}`)
   const invoiceID = idOf(inv.body)
   const res = await client.request("POST", "/v2/processing/payment-resources", paymentResourceBody, { "x-request-id": requestId() })

@@ -2,7 +2,7 @@
 // createPaymentResource); PATHS=health,shop,create,resource picks some.
 // node packages/testing/bench/paths.mjs pg|sqlite [seconds] [--prof]
 import { runLoad } from "./load.mjs"
-import { clientFor, invoiceBody, paymentResourceBody, requestId } from "./scenarios.mjs"
+import { clientFor, createInvoice, paymentResourceBody, requestId } from "./scenarios.mjs"
 import { startDevKassa } from "./devServer.mjs"
 import { cpuWindow } from "./server.mjs"
 
@@ -15,7 +15,7 @@ const shopID = server.credentials.shopID
 const cases = {
   health: () => client.request("GET", "/health", undefined, {}),
   shop: () => client.request("GET", `/v2/processing/shops/${shopID}`, undefined, { "x-request-id": requestId() }),
-  create: (seq) => client.request("POST", "/v2/processing/invoices", invoiceBody(shopID, seq), { "x-request-id": requestId() }),
+  create: (seq) => createInvoice(client, shopID, seq),
   resource: () => client.request("POST", "/v2/processing/payment-resources", paymentResourceBody, { "x-request-id": requestId() })
 }
 for (const [name, op] of Object.entries(cases)) {

@@ -62,6 +62,9 @@ export const clientFor = (server, connections) =>
     headers: { authorization: `Bearer ${server.credentials?.apiKey ?? "floor"}`, "content-type": "application/json" }
   })
 
+/** POST /v2/processing/invoices with the bench's body number `seq`. */
+export const createInvoice = (client, shopID, seq) =>
+  client.request("POST", "/v2/processing/invoices", invoiceBody(shopID, seq), { "x-request-id": requestId() })
 
 // Scenarios
 
@@ -87,7 +90,7 @@ export const createInvoiceScenario = async (server, { connections, durationMs, w
         cpu = cpuWindow(server.proc.pid)
       },
       op: async (_w, seq) => {
-        const r = await client.request("POST", "/v2/processing/invoices", invoiceBody(shopID, seq), { "x-request-id": requestId() })
+        const r = await createInvoice(client, shopID, seq)
         if (r.status === 201) {
           created++
           if (collectIds !== undefined && ids.length < collectIds) {
@@ -139,7 +142,7 @@ export const flowScenario = async (server, { concurrency, durationMs, warmupMs, 
       },
       op: async (_w, seq) => {
         const t0 = performance.now()
-        const inv = await client.request("POST", "/v2/processing/invoices", invoiceBody(shopID, seq), { "x-request-id": requestId() })
+        const inv = await createInvoice(client, shopID, seq)
         if (inv.status !== 201) return stepFail("createInvoice", inv)
         const invoiceID = idOf(inv.body)
         const res = await client.request("POST", "/v2/processing/payment-resources", paymentResourceBody, { "x-request-id": requestId() })
@@ -267,7 +270,7 @@ const pacedInvoices = async (server, { ratePerSecond, durationMs, connections = 
         const at = next
         next += interval
         if (at > performance.now()) await sleep(at - performance.now())
-        const r = await client.request("POST", "/v2/processing/invoices", invoiceBody(shopID, seq), { "x-request-id": requestId() })
+        const r = await createInvoice(client, shopID, seq)
         return r.status === 201 ? { ok: true, status: 201, ms: r.ms } : { ok: false, status: r.status, error: `${r.status} ${r.body.slice(0, 200)}` }
       }
     })

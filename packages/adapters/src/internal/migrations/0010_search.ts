@@ -96,7 +96,8 @@ const pgColumns = [
   `UPDATE payments SET data = data`
 ]
 
-const SUCCESSFUL = "('captured', 'refunded')"
+/** @internal The statuses of a successful payment, as an SQL list. */
+export const SUCCESSFUL = "('captured', 'refunded')"
 const CARD = "'PaymentToolDetailsBankCard'"
 
 /** The contributions of row `R` (OLD or NEW) with sign `S`, as one INSERT (valid in both dialects). */

@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
+import { changed, SUCCESSFUL } from "./0010_search.js"
 
 /**
  * @internal
@@ -16,8 +17,6 @@ import * as Effect from "effect/Effect"
  * bound holds); one that stops being successful (or changes payer, shop or time) recomputes the
  * row from the index, and removes it when nothing is left.
  */
-
-const SUCCESSFUL = "('captured', 'refunded')"
 
 const counted = (R: string) => `${R}.status IN ${SUCCESSFUL} AND ${R}.search_payer IS NOT NULL`
 
@@ -72,13 +71,11 @@ const table = [
   `INSERT INTO search_payers ${COLUMNS} ${rowsOf("TRUE", "PARTITION BY party_id, shop_id, search_payer")}`
 ]
 
-const changed = (distinct: string) => watched.map((c) => `OLD.${c} ${distinct} NEW.${c}`).join(" OR ")
-
 const sqliteTriggers = [
   `CREATE TRIGGER search_payers_insert AFTER INSERT ON payments WHEN ${counted("NEW")}
    BEGIN ${add("NEW", "1", "MIN", "MAX")}; END`,
   `CREATE TRIGGER search_payers_update AFTER UPDATE ON payments
-   WHEN (${counted("OLD")} OR ${counted("NEW")}) AND (${changed("IS NOT")})
+   WHEN (${counted("OLD")} OR ${counted("NEW")}) AND (${changed("OLD", "NEW", watched, "IS NOT")})
    BEGIN
      ${remove("OLD", counted("OLD")).join(";\n     ")};
      ${add("NEW", counted("NEW"), "MIN", "MAX")};
@@ -107,7 +104,7 @@ const pgTriggers = [
   `CREATE TRIGGER search_payments_payers_insert AFTER INSERT ON payments
     FOR EACH ROW WHEN (${counted("NEW")}) EXECUTE FUNCTION kassa_payments_search_payers()`,
   `CREATE TRIGGER search_payments_payers_update AFTER UPDATE ON payments
-    FOR EACH ROW WHEN ((${counted("OLD")} OR ${counted("NEW")}) AND (${changed("IS DISTINCT FROM")}))
+    FOR EACH ROW WHEN ((${counted("OLD")} OR ${counted("NEW")}) AND (${changed("OLD", "NEW", watched, "IS DISTINCT FROM")}))
     EXECUTE FUNCTION kassa_payments_search_payers()`,
   `CREATE TRIGGER search_payments_payers_delete AFTER DELETE ON payments
     FOR EACH ROW WHEN (${counted("OLD")}) EXECUTE FUNCTION kassa_payments_search_payers()`

@@ -42,7 +42,7 @@ export const unique = (sql: Sql, scope: Scope, w: Window, options: Options = {})
   const cover = Rollups.cover(w.from, w.to)
   const payments = sql<{ n: unknown }>`SELECT ${
     sql.join(" + ", false)([
-      ...SUCCESSFUL.map((status) => Rollups.countOf(sql, scope, "ps", cover.blocks, status)),
+      Rollups.countOf(sql, scope, "ps", cover.blocks, SUCCESSFUL),
       ...cover.raw.map(([from, to]) =>
         sql`(SELECT COUNT(*) FROM payments p WHERE ${sql.and([...scoped(sql, "p", scope, { from, to }), successful])})`
       )

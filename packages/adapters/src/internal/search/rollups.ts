@@ -64,13 +64,17 @@ export const cover = (from: number, to: number, boundaries: ReadonlyArray<number
   return { blocks, raw }
 }
 
-/** Runs of consecutive indices: `[first, end)`. */
-export const runs = (indices: ReadonlyArray<number>): Array<[number, number]> => {
-  const out: Array<[number, number]> = []
+/** Runs of consecutive indices in one group: `[first, end)` and the group. */
+export const runs = (
+  indices: ReadonlyArray<number>,
+  groupOf: (index: number) => number = () => 0
+): Array<[start: number, end: number, group: number]> => {
+  const out: Array<[number, number, number]> = []
   for (const i of indices) {
     const last = out[out.length - 1]
-    if (last !== undefined && last[1] === i) last[1] = i + 1
-    else out.push([i, i + 1])
+    const group = groupOf(i)
+    if (last !== undefined && last[1] === i && last[2] === group) last[1] = i + 1
+    else out.push([i, i + 1, group])
   }
   return out
 }
@@ -89,16 +93,16 @@ const source = (
   kind: string,
   grain: Grain,
   indices: ReadonlyArray<number>,
-  k1: string | undefined
+  k1: string | ReadonlyArray<string> | undefined
 ): Statement.Fragment => {
   const scale = grainMs[grain] / QUARTER
   const r = runs(indices)
-  const ranges = r.length <= MAX_RANGES ? r : [[r[0]![0], r[r.length - 1]![1]] as const]
+  const ranges = r.length <= MAX_RANGES ? r : [[r[0]![0], r[r.length - 1]![1]]]
   // ranges on the columns themselves (indexable); deltas count quarter hours
   const rolled = sql.or(ranges.map(([a, b]) => sql`t >= ${a} AND t < ${b}`))
   const pending = sql.or(ranges.map(([a, b]) => sql`q >= ${a * scale} AND q < ${b * scale}`))
   const scoped = sql`party_id = ${scope.partyID} AND shop_id = ${scope.shopID} AND kind = ${kind}${
-    k1 === undefined ? sql`` : sql` AND k1 = ${k1}`
+    k1 === undefined ? sql`` : typeof k1 === "string" ? sql` AND k1 = ${k1}` : sql` AND k1 IN ${sql.in(k1)}`
   }`
   return sql`SELECT t, k1, k2, n, amount, fee FROM search_rollups
       WHERE ${scoped} AND grain = ${sql.literal(`'${grain}'`)} AND ${rolled}
@@ -106,8 +110,14 @@ const source = (
     SELECT q / ${sql.literal(String(scale))} AS t, k1, k2, n, amount, fee FROM search_deltas WHERE ${scoped} AND ${pending}`
 }
 
-/** The rows of `kind` in a cover's blocks (optionally of one `k1`), counted: a scalar subquery. */
-export const countOf = (sql: Sql, scope: Scope, kind: string, blocks: Cover["blocks"], k1?: string): Statement.Fragment => {
+/** The rows of `kind` in a cover's blocks (optionally of some `k1`), counted: a scalar subquery. */
+export const countOf = (
+  sql: Sql,
+  scope: Scope,
+  kind: string,
+  blocks: Cover["blocks"],
+  k1?: string | ReadonlyArray<string>
+): Statement.Fragment => {
   const parts = (["d", "h", "q"] as const).flatMap((grain) =>
     blocks[grain].length === 0 ? [] : [source(sql, scope, kind, grain, blocks[grain], k1)]
   )
@@ -145,21 +155,14 @@ export const perBucketAndKeys = (
 ) =>
   Effect.forEach((["d", "h", "q"] as const).filter((g) => blocks[g].length > 0), (grain) => {
     const length = grainMs[grain]
-    const segmentOf = (index: number) => Math.floor((index * length - from) / bucketMs)
     // runs of consecutive blocks in one bucket
-    const runs: Array<[start: number, end: number, segment: number]> = []
-    for (const i of blocks[grain]) {
-      const last = runs[runs.length - 1]
-      const segment = segmentOf(i)
-      if (last !== undefined && last[1] === i && last[2] === segment) last[1] = i + 1
-      else runs.push([i, i + 1, segment])
-    }
-    const statement = runs.length <= MAX_RANGES
+    const inBuckets = runs(blocks[grain], (index) => Math.floor((index * length - from) / bucketMs))
+    const statement = inBuckets.length <= MAX_RANGES
       ? sql`SELECT (t * ${sql.literal(String(length))} - CAST(${from} AS BIGINT)) / CAST(${bucketMs} AS BIGINT) AS segment,
           k1, k2, SUM(n) AS n, SUM(amount) AS amount, SUM(fee) AS fee
           FROM (${source(sql, scope, kind, grain, blocks[grain], undefined)}) AS rolled
           GROUP BY 1, k1, k2`
-      : manyRuns(sql, scope, kind, grain, runs)
+      : manyRuns(sql, scope, kind, grain, inBuckets)
     return statement.pipe(
       Effect.map((rows) =>
         rows.map((r: any) => ({

@@ -26,6 +26,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { make as randomId } from "./RandomIds.js"
 import { int } from "./internal/rows.js"
+import { writeAll } from "./internal/writes.js"
 
 const KEY_BYTES = 32
 const IV_BYTES = 12
@@ -298,11 +299,14 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
     const putSession = (secret: SessionSecret, expiresAt: Date) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        yield* sql`DELETE FROM vault_sessions WHERE expires_at <= ${now}`
         const { id: keyId, key } = yield* currentKey
         const id = randomId(TOKEN_LENGTH)
         const data = seal(key, aad.session(id), encodeSecret(secret))
-        yield* sql`INSERT INTO vault_sessions ${sql.insert({ id, keyId, data, expiresAt: expiresAt.getTime() })}`
+        // Expired sessions go as a new one comes.
+        yield* writeAll(sql, [
+          sql`DELETE FROM vault_sessions WHERE expires_at <= ${now}`,
+          sql`INSERT INTO vault_sessions ${sql.insert({ id, keyId, data, expiresAt: expiresAt.getTime() })}`
+        ])
         return id
       }).pipe(Effect.orDie)
 

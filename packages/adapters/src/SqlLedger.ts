@@ -18,6 +18,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { bool, int, json, opt, toJson } from "./internal/rows.js"
+import { writeAll } from "./internal/writes.js"
 
 const accountFromRow = (r: any): Model.AccountState => ({
   id: int(r.id),
@@ -87,15 +88,15 @@ export const layer = Layer.effect(
         )
       )
 
-    /** Adds to the accounts' columns, one statement for all of them. */
+    /** Adds to the accounts' columns, one statement for all of them (none when nothing moves). */
     const addToAccounts = (deltas: ReadonlyArray<readonly [id: number, own: number, minDiff: number, maxDiff: number]>) => {
       const changed = deltas.filter(([, own, min, max]) => own !== 0 || min !== 0 || max !== 0)
-      if (changed.length === 0) return Effect.void
+      if (changed.length === 0) return []
       const values = changed.map(([id, own, min, max]) =>
         sql`SELECT CAST(${id} AS BIGINT) AS id, CAST(${own} AS BIGINT) AS own_d, CAST(${min} AS BIGINT) AS min_d, CAST(${max} AS BIGINT) AS max_d`
       )
-      return sql`UPDATE ledger_accounts SET own = own + v.own_d, min_diff = min_diff + v.min_d, max_diff = max_diff + v.max_d
-        FROM (${sql.join(" UNION ALL ", false)(values)}) AS v WHERE ledger_accounts.id = v.id`.pipe(Effect.asVoid)
+      return [sql`UPDATE ledger_accounts SET own = own + v.own_d, min_diff = min_diff + v.min_d, max_diff = max_diff + v.max_d
+        FROM (${sql.join(" UNION ALL ", false)(values)}) AS v WHERE ledger_accounts.id = v.id`]
     }
 
     /** Reads (on PostgreSQL: locks) the accounts, in id order. */
@@ -123,10 +124,12 @@ export const layer = Layer.effect(
         const accounts = yield* lockAccounts(Model.accountsOf(batches))
         const decided = (op === "commit" ? Model.commit : Model.rollback)(planState(planID, state, batches, accounts), planID)
         if (Either.isLeft(decided)) return yield* refuse(op)(decided.left)
-        yield* addToAccounts(
-          [...Model.diffsOf(batches)].map(([id, d]) => [id, op === "commit" ? d.net : 0, -d.minDiff, -d.maxDiff] as const)
-        )
-        yield* sql`UPDATE ledger_plans SET state = ${op} WHERE id = ${planID}`
+        yield* writeAll(sql, [
+          ...addToAccounts(
+            [...Model.diffsOf(batches)].map(([id, d]) => [id, op === "commit" ? d.net : 0, -d.minDiff, -d.maxDiff] as const)
+          ),
+          sql`UPDATE ledger_plans SET state = ${op} WHERE id = ${planID}`
+        ])
       }).pipe(Effect.orDie)
 
     return {
@@ -175,18 +178,24 @@ export const layer = Layer.effect(
 
       hold: (planID, batch) =>
         Effect.gen(function*() {
-          yield* sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })} ON CONFLICT DO NOTHING`
-          const plan = yield* readPlan(planID, true)
+          const opened = yield* sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })}
+            ON CONFLICT DO NOTHING RETURNING id`
+          // A plan this transaction just opened holds nothing yet (and its row is ours): no read.
+          const plan = opened.length > 0
+            ? Option.some({ state: "hold" as PlanState, batches: [] as ReadonlyArray<Batch> })
+            : yield* readPlan(planID, true)
           if (Option.isNone(plan)) return yield* Effect.dieMessage(`Ledger.hold: plan ${planID} was not created`)
           const { batches, state } = plan.value
           const accounts = yield* lockAccounts(Model.accountsOf([batch]).filter(Number.isSafeInteger))
           const decided = Model.hold(planState(planID, state, batches, accounts), planID, batch)
           if (Either.isLeft(decided)) return yield* refuse("hold")(decided.left)
           if (batches.some((b) => b.id === batch.id)) return
-          yield* sql`INSERT INTO ledger_batches ${
-            sql.insert({ planId: planID, batchId: batch.id, postings: toJson(batch.postings.map(postingToJson)) })
-          }`
-          yield* addToAccounts([...Model.diffsOf([batch])].map(([id, d]) => [id, 0, d.minDiff, d.maxDiff] as const))
+          yield* writeAll(sql, [
+            sql`INSERT INTO ledger_batches ${
+              sql.insert({ planId: planID, batchId: batch.id, postings: toJson(batch.postings.map(postingToJson)) })
+            }`,
+            ...addToAccounts([...Model.diffsOf([batch])].map(([id, d]) => [id, 0, d.minDiff, d.maxDiff] as const))
+          ])
         }).pipe(Effect.orDie),
 
       commit: (planID) => finish("commit", planID),

@@ -94,6 +94,11 @@ export const layer = Layer.mergeAll(
       return {
         findById: (invoiceID, id) =>
           sql`SELECT * FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+        findOfParty: (partyID, invoiceID, id) =>
+          sql`SELECT * FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id} AND party_id = ${partyID}`.pipe(
+            Effect.map(one),
+            Effect.orDie
+          ),
         listByInvoice: (invoiceID) =>
           sql`SELECT * FROM payments WHERE invoice_id = ${invoiceID} ORDER BY created_at, id`.pipe(
             Effect.map((rows) => rows.map(fromRow).sort((a, b) => Number(a.id) - Number(b.id))),

@@ -403,7 +403,7 @@ for (const dialect of Dialects.dialects()) {
           const kind = `t-${RandomIds.make()}`
           const now = yield* Clock.currentTimeMillis
           return yield* test({ timers, scheduler, kind, now }).pipe(
-            Effect.ensuring(sql`DELETE FROM timers WHERE kind = ${kind}`.pipe(Effect.orDie))
+            Effect.ensuring(sql`DELETE FROM timers WHERE kind = ${kind} OR kind = ${`${kind}-other`}`.pipe(Effect.orDie))
           )
         })
 
@@ -550,17 +550,26 @@ for (const dialect of Dialects.dialects()) {
             assert.isTrue(fired.get("undefined") === undefined || fired.get("undefined") === null)
           })))
 
-      it.effect("cancel removes a timer", () =>
+      it.effect("cancel removes a timer, or a subject's timers of several kinds", () =>
         withKind(({ kind, now, scheduler, timers }) =>
           Effect.gen(function*() {
             const fired: Array<Timer> = []
+            const other = `${kind}-other`
             yield* timers.register(kind, (t) => Effect.sync(() => void fired.push(t)))
-            yield* timers.schedule({ kind, subject: "a", dueAt: new Date(now + 100), payload: null })
-            yield* timers.schedule({ kind, subject: "b", dueAt: new Date(now + 100), payload: null })
+            yield* timers.register(other, (t) => Effect.sync(() => void fired.push(t)))
+            for (const subject of ["a", "b", "c"]) {
+              yield* timers.schedule({ kind, subject, dueAt: new Date(now + 100), payload: null })
+              yield* timers.schedule({ kind: other, subject, dueAt: new Date(now + 100), payload: null })
+            }
             yield* timers.cancel(kind, "a")
+            yield* timers.cancel([kind, other], "b")
             yield* TestClock.adjust("1 second")
-            assert.strictEqual(yield* scheduler.runDue, 1)
-            assert.deepStrictEqual(fired.map((t) => t.subject), ["b"])
+            assert.strictEqual(yield* scheduler.runDue, 3)
+            assert.deepStrictEqual(fired.map((t) => `${t.kind === kind ? "kind" : "other"} ${t.subject}`).sort(), [
+              "kind c",
+              "other a",
+              "other c"
+            ])
           })))
     })
 

@@ -864,6 +864,8 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(yield* api.Payments.getPaymentByID({ path: { invoiceID: inv.id, paymentID: "2" } }), list[1])
         assert.strictEqual(yield* errorTag(api.Payments.getPaymentByID({ path: { invoiceID: inv.id, paymentID: "3" } })), "NotFound")
         assert.strictEqual(yield* errorTag(api.Payments.getPayments({ path: { invoiceID: "no-such-invoice" } })), "NotFound")
+        const noInvoice = yield* call("GET", `/v2/processing/invoices/no-such-invoice/payments/1`, m.apiKey)
+        assert.deepStrictEqual([noInvoice.status, noInvoice.json.message], [404, "Invoice not found: no-such-invoice"])
         const path = { invoiceID: inv.id, paymentID: "2" }
         assert.strictEqual(yield* errorTag(otherApi.Payments.getPayments({ path: { invoiceID: inv.id } })), "NotFound")
         assert.strictEqual(yield* errorTag(otherApi.Payments.getPaymentByID({ path })), "NotFound")

@@ -3,7 +3,8 @@
  * PostgreSQL, dropped by `stop`), or with `keep` on a store kept between runs (`kassa_<name>`
  * and a data dir of the same name, removed by `dropKept`), optionally under `--cpu-prof`, whose
  * summary `stop` prints. `KASSA_BUNDLE=<file>` runs another build of the server (a copy of an
- * earlier `packages/http/dist/server.js` beside it, to compare before and after).
+ * earlier `packages/http/dist/server.js` beside it, to compare before and after). `logStatements`
+ * has PostgreSQL log the database's statements (in its server log).
  */
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -21,7 +22,7 @@ export const dropKept = (name) => {
   fs.rmSync(keptDir(name), { recursive: true, force: true })
 }
 
-export const startDevKassa = async (dialect, { name = "dev", prof = false, env = {}, keep = false } = {}) => {
+export const startDevKassa = async (dialect, { name = "dev", prof = false, env = {}, keep = false, logStatements = false } = {}) => {
   const dir = keep ? keptDir(name) : fs.mkdtempSync(path.join(os.tmpdir(), `kassa-${name}-`))
   const profDir = path.join(dir, "prof")
   fs.rmSync(profDir, { recursive: true, force: true })
@@ -31,13 +32,17 @@ export const startDevKassa = async (dialect, { name = "dev", prof = false, env =
     if (!keep || psql(`SELECT 1 FROM pg_database WHERE datname = '${database}'`).trim() !== "1") {
       psql(`CREATE DATABASE ${database}`)
     }
+    // before the server connects: the setting applies to the connections opened after it
+    if (logStatements) psql(`ALTER DATABASE ${database} SET log_statement = 'all'`)
   }
-  const databaseUrl = database === undefined ? undefined : `postgres://postgres@127.0.0.1:5432/${database}`
+  const databaseUrl = database === undefined ? undefined : process.env.DEV_PG_SOCKET
+    ? `postgres://postgres@localhost/${database}?host=${process.env.DEV_PG_SOCKET}`
+    : `postgres://postgres@127.0.0.1:5432/${database}`
   const server = await startKassa({
     name: `kassa-${dialect}`,
     dataDir: path.join(dir, "data"),
     databaseUrl,
-    nodeArgs: prof ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [],
+    nodeArgs: [...(prof ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : []), ...(process.env.DEV_NODE_ARGS?.split(" ").filter(Boolean) ?? [])],
     env,
     ...(process.env.KASSA_BUNDLE ? { script: path.resolve(process.env.KASSA_BUNDLE) } : {})
   })

@@ -1,16 +1,12 @@
 // Dev helper: one payment flow at a time, timing each step and each status seen while polling.
 // node packages/testing/bench/oneflow.mjs pg|sqlite [flows]
-import { execFileSync } from "node:child_process"
 import { startDevKassa } from "./devServer.mjs"
 import { clientFor, createInvoice, idOf, paymentResourceBody, requestId, statusOf } from "./scenarios.mjs"
 
 const dialect = process.argv[2] ?? "pg"
 const flows = Number(process.argv[3] ?? 5)
 // ONEFLOW_LOG=1: PostgreSQL logs this database's statements (its server log), to see a flow's.
-const { database, server, stop } = await startDevKassa(dialect, { name: "oneflow" })
-if (process.env.ONEFLOW_LOG === "1" && database !== undefined) {
-  execFileSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-qc", `ALTER DATABASE ${database} SET log_statement = 'all'`])
-}
+const { server, stop } = await startDevKassa(dialect, { name: "oneflow", logStatements: process.env.ONEFLOW_LOG === "1" })
 const client = clientFor(server, 2)
 const { shopID } = server.credentials
 for (let i = 0; i < flows; i++) {

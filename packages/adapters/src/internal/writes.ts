@@ -4,6 +4,7 @@
  * pure writes are collected and sent as one statement (data-modifying CTEs) when the unit ends.
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
@@ -55,4 +56,21 @@ export const holdingWrites = <A, E, R>(sql: SqlClient.SqlClient, effect: Effect.
         return Effect.orDie(sql.unsafe(text, params))
       })
     )
+  })
+
+/**
+ * @internal
+ * Writes whose answers nobody reads, in order: one statement on PostgreSQL, where they see the
+ * same snapshot (so none may depend on another's effect), one after the other elsewhere.
+ */
+export const writeAll = (
+  sql: SqlClient.SqlClient,
+  statements: ReadonlyArray<Statement.Statement<unknown>>
+): Effect.Effect<void, SqlError> =>
+  statements.length === 0 ? Effect.void : sql.onDialectOrElse({
+    pg: () => {
+      const [text, params] = combine(statements)
+      return Effect.asVoid(sql.unsafe(text, params))
+    },
+    orElse: () => Effect.forEach(statements, (statement) => statement, { discard: true })
   })

@@ -20,7 +20,7 @@ import { BusinessError, NotFound } from "../Errors.js"
 import { PartyID, ShopID } from "../Ids.js"
 import { canonicalJson } from "../internal/canonical.js"
 import { replay as replayIdempotent } from "../internal/idempotent.js"
-import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import { knownFirst, retryOnConflict, VersionConflict } from "../internal/optimistic.js"
 import * as Traced from "../internal/traced.js"
 import type { InvoiceRecord } from "../invoice/Invoice.js"
 import { InvoiceChange } from "../invoice/InvoiceChange.js"
@@ -86,9 +86,13 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       Effect.flatMap(payments.findById(invoiceID, id), (o) =>
         Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Payment", id)))
 
+    // A payment carries its invoice's party: one look-up when it is found; when it is not, the
+    // invoice's says which of the two is missing.
     const get = Traced.fn("PaymentService.get")(function*(partyID: string, invoiceID: string, id: string) {
+      const found = yield* payments.findOfParty(partyID, invoiceID, id)
+      if (Option.isSome(found)) return found.value
       yield* invoices.get(partyID, invoiceID)
-      return yield* load(invoiceID, id)
+      return yield* NotFound.of("Payment", id)
     })
 
     const list = Traced.fn("PaymentService.list")(function*(partyID: string, invoiceID: string) {
@@ -159,17 +163,18 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       })
 
     /** The invoice's part of a transition: a captured payment pays it, a failed one reopens it. */
-    const settleInvoice = (invoice: InvoiceRecord, after: PaymentRecord, at: Date) =>
+    const settleInvoice = (after: PaymentRecord, at: Date) =>
       Effect.gen(function*() {
         const outcome = after.status === "captured" || after.status === "failed" || after.status === "cancelled"
           ? after.status
           : undefined
-        if (outcome === undefined) return { invoice, changes: [] as ReadonlyArray<InvoiceChange> }
+        if (outcome === undefined) return [] as ReadonlyArray<InvoiceChange>
+        const invoice = yield* invoiceRepo.findByIdUnscoped(after.invoiceID).pipe(Effect.flatMap(Effect.orDie))
         const command: InvoiceCommand = { _tag: "SettlePayment", paymentID: after.id, outcome }
         const decision = decideInvoice(invoice, command, at)
         if (Either.isLeft(decision)) return yield* Effect.die(decision.left)
         const { state, changes } = decision.right
-        if (changes.length === 0 && state.activePaymentID === invoice.activePaymentID) return { invoice, changes }
+        if (changes.length === 0 && state.activePaymentID === invoice.activePaymentID) return changes
         const updated: InvoiceRecord = {
           ...invoice,
           status: state.status,
@@ -179,10 +184,10 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
         }
         if (!(yield* invoiceRepo.update(updated))) return yield* new VersionConflict({ what: `invoice ${invoice.id}` })
         if (updated.status !== "unpaid") yield* timers.cancel(DUE_TIMER, invoice.id)
-        return { invoice: updated, changes }
+        return changes
       })
 
-    const appendEvent = (invoice: InvoiceRecord, changes: ReadonlyArray<InvoiceChange>) =>
+    const appendEvent = (invoice: { readonly id: string; readonly partyID: string }, changes: ReadonlyArray<InvoiceChange>) =>
       changes.length === 0
         ? Effect.void
         : events.append({ aggregateType: INVOICE, aggregateID: invoice.id, partyID: invoice.partyID, changes: encodeChanges(changes) })
@@ -190,77 +195,86 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
     /**
      * Runs one command of the payment machine with everything it implies, atomically. `extra`
      * adds fields the command carries (transaction info, interaction id, recurrent token).
+     * `known`, the payment as the caller last saw it, saves the first attempt its read: the
+     * write's version check catches a stale one, and a refusal or a no-op decided on it is
+     * decided again on a fresh read.
      */
     const apply = (
       invoiceID: string,
       id: string,
       command: PaymentCommand,
-      extra: (p: PaymentRecord) => Partial<PaymentRecord> = () => ({})
+      extra: (p: PaymentRecord) => Partial<PaymentRecord> = () => ({}),
+      known?: PaymentRecord
     ) =>
-      retryOnConflict(tx.withTransaction(Effect.gen(function*() {
-        const before = yield* load(invoiceID, id)
-        const decision = decide(before, command)
-        if (Either.isLeft(decision)) return yield* decision.left
-        const { state, changes } = decision.right
-        const at = yield* now
-        const changed = state.status !== before.status || state.activity !== before.activity
-        if (!changed && changes.length === 0) return before
-        let after: PaymentRecord = {
-          ...before,
-          ...extra(before),
-          status: state.status,
-          activity: state.activity,
-          amount: state.amount,
-          capture: state.capture,
-          cancelReason: state.cancelReason,
-          ...(state.error === undefined ? {} : { error: state.error }),
-          ...(state.transactionInfo === undefined ? {} : { transactionInfo: state.transactionInfo }),
-          statusChangedAt: state.status !== before.status ? at : before.statusChangedAt,
-          version: before.version + 1
-        }
-        if (before.status === "pending" && after.status === "processed") {
-          after = { ...after, fee: yield* feeOf(after, after.amount) }
-        }
-        if (after.status === "captured" && after.amount !== before.authorizedAmount) {
-          after = { ...after, fee: yield* feeOf(after, after.amount) }
-        }
-        if (after.capture?.allocation !== undefined && after.status === "captured") {
-          after = { ...after, allocation: after.capture.allocation }
-        }
-        if (after.capture?.cart !== undefined && after.status === "captured") after = { ...after, cart: after.capture.cart }
-        if (!(yield* payments.update(after))) return yield* new VersionConflict({ what: `payment ${invoiceID}/${id}` })
-        yield* account(before, after)
-        const invoice = yield* invoiceRepo.findByIdUnscoped(invoiceID).pipe(Effect.flatMap(Effect.orDie))
-        const settled = yield* settleInvoice(invoice, after, at)
-        yield* appendEvent(settled.invoice, [...changes, ...settled.changes])
-        const subject = subjectOf(invoiceID, id)
-        if (after.activity === "done") {
-          yield* timers.cancel(ADVANCE_TIMER, subject)
-          yield* timers.cancel(HOLD_TIMER, subject)
-        }
-        // The payer's time to answer a challenge runs with the state that asks for it, in the
-        // same transaction: a crash cannot leave a challenge without its timeout, nor a finished
-        // payment with one.
-        if (after.activity === "interaction" && before.activity !== "interaction") {
-          yield* timers.schedule({
-            kind: INTERACTION_TIMER,
-            subject,
-            dueAt: new Date(at.getTime() + settings.interactionTimeoutMs),
-            payload: null
-          })
-        } else if (before.activity === "interaction" && after.activity !== "interaction") {
-          yield* timers.cancel(INTERACTION_TIMER, subject)
-        }
-        if (after.activity === "capturing" || after.activity === "cancelling") {
-          yield* timers.schedule({
-            kind: ADVANCE_TIMER,
-            subject,
-            dueAt: new Date(at.getTime() + settings.recoveryDelayMs),
-            payload: null
-          })
-        }
-        return after
-      })))
+      Effect.suspend(() => {
+        const read = knownFirst(known, load(invoiceID, id))
+        return retryOnConflict(tx.withTransaction(Effect.gen(function*() {
+          const { value: before, stale } = yield* read
+          const decision = decide(before, command)
+          if (Either.isLeft(decision)) {
+            return yield* stale ? new VersionConflict({ what: `payment ${invoiceID}/${id}` }) : decision.left
+          }
+          const { state, changes } = decision.right
+          const at = yield* now
+          const changed = state.status !== before.status || state.activity !== before.activity
+          if (!changed && changes.length === 0) {
+            return stale ? yield* new VersionConflict({ what: `payment ${invoiceID}/${id}` }) : before
+          }
+          let after: PaymentRecord = {
+            ...before,
+            ...extra(before),
+            status: state.status,
+            activity: state.activity,
+            amount: state.amount,
+            capture: state.capture,
+            cancelReason: state.cancelReason,
+            ...(state.error === undefined ? {} : { error: state.error }),
+            ...(state.transactionInfo === undefined ? {} : { transactionInfo: state.transactionInfo }),
+            statusChangedAt: state.status !== before.status ? at : before.statusChangedAt,
+            version: before.version + 1
+          }
+          if (before.status === "pending" && after.status === "processed") {
+            after = { ...after, fee: yield* feeOf(after, after.amount) }
+          }
+          if (after.status === "captured" && after.amount !== before.authorizedAmount) {
+            after = { ...after, fee: yield* feeOf(after, after.amount) }
+          }
+          if (after.capture?.allocation !== undefined && after.status === "captured") {
+            after = { ...after, allocation: after.capture.allocation }
+          }
+          if (after.capture?.cart !== undefined && after.status === "captured") after = { ...after, cart: after.capture.cart }
+          if (!(yield* payments.update(after))) return yield* new VersionConflict({ what: `payment ${invoiceID}/${id}` })
+          yield* account(before, after)
+          const settled = yield* settleInvoice(after, at)
+          yield* appendEvent({ id: invoiceID, partyID: after.partyID }, [...changes, ...settled])
+          const subject = subjectOf(invoiceID, id)
+          // The payer's time to answer a challenge runs with the state that asks for it, in the
+          // same transaction: a crash cannot leave a challenge without its timeout, nor a finished
+          // payment with one.
+          if (after.activity === "interaction" && before.activity !== "interaction") {
+            yield* timers.schedule({
+              kind: INTERACTION_TIMER,
+              subject,
+              dueAt: new Date(at.getTime() + settings.interactionTimeoutMs),
+              payload: null
+            })
+          }
+          const ended = [
+            ...(after.activity === "done" ? [ADVANCE_TIMER, HOLD_TIMER] : []),
+            ...(before.activity === "interaction" && after.activity !== "interaction" ? [INTERACTION_TIMER] : [])
+          ]
+          if (ended.length > 0) yield* timers.cancel(ended, subject)
+          if (after.activity === "capturing" || after.activity === "cancelling") {
+            yield* timers.schedule({
+              kind: ADVANCE_TIMER,
+              subject,
+              dueAt: new Date(at.getTime() + settings.recoveryDelayMs),
+              payload: null
+            })
+          }
+          return after
+        })))
+      })
 
     /** The tool the acquirer receives; card data comes from the vault only now. */
     const acquirerTool = (p: PaymentRecord) =>
@@ -294,10 +308,10 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
           case "Authorized":
             after = yield* apply(p.invoiceID, p.id, { _tag: "Authorized", transactionInfo: result.transaction }, () => ({
               recurrentToken: result.recurrentToken
-            }))
+            }), p)
             break
           case "Declined":
-            after = yield* apply(p.invoiceID, p.id, { _tag: "Declined", error: result.error })
+            after = yield* apply(p.invoiceID, p.id, { _tag: "Declined", error: result.error }, undefined, p)
             break
           case "InteractionRequired": {
             const interactionID = `${yield* ids.next}${yield* ids.next}`
@@ -305,7 +319,8 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
               p.invoiceID,
               p.id,
               { _tag: "InteractionRequested", userInteraction: interactionOf(interactionID) },
-              () => ({ interactionID })
+              () => ({ interactionID }),
+              p
             )
           }
         }
@@ -327,7 +342,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
             const at = yield* Clock.currentTimeMillis
             const deadline = p.processingDeadline?.getTime()
             if (deadline !== undefined && at >= deadline) {
-              yield* apply(invoiceID, id, { _tag: "DeadlineReached" })
+              yield* apply(invoiceID, id, { _tag: "DeadlineReached" }, undefined, p)
               return
             }
             const tool = yield* acquirerTool(p)
@@ -343,7 +358,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
               ? Option.some(yield* authorize)
               : yield* Effect.timeoutOption(authorize, Math.max(0, deadline - at))
             if (Option.isNone(result)) {
-              yield* apply(invoiceID, id, { _tag: "DeadlineReached" })
+              yield* apply(invoiceID, id, { _tag: "DeadlineReached" }, undefined, p)
               return
             }
             // the payment as the authorisation left it: an instant one goes on to its capture
@@ -360,7 +375,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
               )
               return
             }
-            yield* apply(invoiceID, id, { _tag: "Finished" })
+            yield* apply(invoiceID, id, { _tag: "Finished" }, undefined, p)
             return
           }
           case "cancelling": {
@@ -371,7 +386,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
               )
               return
             }
-            yield* apply(invoiceID, id, { _tag: "Finished" })
+            yield* apply(invoiceID, id, { _tag: "Finished" }, undefined, p)
             return
           }
           case "waiting":
@@ -387,7 +402,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
         Effect.withSpan("PaymentService.advance")
       )
 
-    const kick = (invoiceID: string, id: string) => tx.background(advance(invoiceID, id))
+    const kick = (invoiceID: string, id: string, known?: PaymentRecord) => tx.background(advance(invoiceID, id, known))
 
     // A durable timer resumes work a crash interrupted: it moves itself forward first, so the
     // work is retried again if it stalls, then runs it in the background.
@@ -553,8 +568,9 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
         }
         : { type: "PaymentFlowInstant" }
 
+      const read = knownFirst(invoice, invoiceRepo.findById(partyID, invoiceID).pipe(Effect.flatMap(Effect.orDie)))
       const created = yield* retryOnConflict(tx.withTransaction(Effect.gen(function*() {
-        const current = yield* invoiceRepo.findById(partyID, invoiceID).pipe(Effect.flatMap(Effect.orDie))
+        const { value: current, stale } = yield* read
         const existing = yield* payments.listByInvoice(invoiceID)
         const id = String(existing.length + 1)
         if (key !== undefined) {
@@ -562,7 +578,9 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
           if (Option.isSome(prior)) return { payment: yield* replay(prior.value), fresh: false }
         }
         const started = decideInvoice(current, { _tag: "StartPayment", paymentID: id }, at)
-        if (Either.isLeft(started)) return yield* started.left
+        if (Either.isLeft(started)) {
+          return yield* stale ? new VersionConflict({ what: `invoice ${invoiceID}` }) : started.left
+        }
         const updatedInvoice: InvoiceRecord = {
           ...current,
           activePaymentID: started.right.state.activePaymentID,
@@ -614,7 +632,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
         }
         return { payment, fresh: true }
       })))
-      if (created.fresh) yield* kick(invoiceID, created.payment.id)
+      if (created.fresh) yield* kick(invoiceID, created.payment.id, created.payment)
       return created.payment
     })
 
@@ -646,23 +664,22 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
           if (Either.isLeft(made)) return yield* made.left
           allocation = made.right
         }
-        yield* apply(invoiceID, id, {
+        const after = yield* apply(invoiceID, id, {
           _tag: "Capture",
           reason: params.reason,
           amount,
           currency: params.currency,
           cart,
           allocation
-        })
-        yield* kick(invoiceID, id)
+        }, undefined, p)
+        yield* kick(invoiceID, id, after)
       }
     )
 
     const cancel = Traced.fn("PaymentService.cancel")(function*(partyID: string, invoiceID: string, id: string, reason: string) {
       const p = yield* get(partyID, invoiceID, id)
       yield* shops.requireActive(PartyID.make(partyID), ShopID.make(p.shopID))
-      yield* apply(invoiceID, id, { _tag: "Cancel", reason })
-      yield* kick(invoiceID, id)
+      yield* kick(invoiceID, id, yield* apply(invoiceID, id, { _tag: "Cancel", reason }, undefined, p))
     })
 
     /** The 3-D Secure challenge a payer opened, if it is still waiting. */
@@ -675,10 +692,15 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
     /** The payer passed or failed the challenge: the acquirer decides, the payment goes on. */
     const completeChallenge = Traced.fn("PaymentService.completeChallenge")(function*(interactionID: string, passed: boolean) {
       const p = yield* challenge(interactionID)
-      yield* apply(p.invoiceID, p.id, { _tag: "InteractionCompleted", userInteraction: interactionOf(interactionID) })
+      const completed = yield* apply(
+        p.invoiceID,
+        p.id,
+        { _tag: "InteractionCompleted", userInteraction: interactionOf(interactionID) },
+        undefined,
+        p
+      )
       const result = yield* acquirer.completeInteraction(operationOf(p.invoiceID, p.id), passed)
-      yield* applyAuthorization(p, result)
-      yield* kick(p.invoiceID, p.id)
+      yield* kick(p.invoiceID, p.id, yield* applyAuthorization(completed, result))
       return yield* load(p.invoiceID, p.id)
     })
 

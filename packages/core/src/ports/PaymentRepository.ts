@@ -11,6 +11,8 @@ import type { PaymentRecord } from "../payment/Payment.js"
 /** @since 0.1.0 @category tags */
 export class PaymentRepository extends Context.Tag("kassa/PaymentRepository")<PaymentRepository, {
   readonly findById: (invoiceID: string, id: string) => Effect.Effect<Option.Option<PaymentRecord>>
+  /** The payment when it is `partyID`'s: a scoped read in one look-up. */
+  readonly findOfParty: (partyID: string, invoiceID: string, id: string) => Effect.Effect<Option.Option<PaymentRecord>>
   readonly listByInvoice: (invoiceID: string) => Effect.Effect<ReadonlyArray<PaymentRecord>>
   readonly findByInteraction: (interactionID: string) => Effect.Effect<Option.Option<PaymentRecord>>
   readonly insert: (payment: PaymentRecord) => Effect.Effect<void>

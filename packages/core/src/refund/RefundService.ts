@@ -240,7 +240,7 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
           })
           return { refund, fresh: true }
         })))
-        if (created.fresh) yield* tx.background(advance(invoiceID, paymentID, created.refund.id))
+        if (created.fresh) yield* tx.background(advance(invoiceID, paymentID, created.refund.id, created.refund))
         return created.refund
       }
     )
@@ -279,9 +279,9 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
         return updated
       })))
 
-    const advance = (invoiceID: string, paymentID: string, id: string): Effect.Effect<void> =>
+    const advance = (invoiceID: string, paymentID: string, id: string, known?: RefundRecord): Effect.Effect<void> =>
       Effect.gen(function*() {
-        const r = yield* load(invoiceID, paymentID, id)
+        const r = known ?? (yield* load(invoiceID, paymentID, id))
         if (r.status !== "pending") return yield* timers.cancel(ADVANCE_TIMER, subjectOf(r))
         const result = yield* acquirer.refund(`${invoiceID}.${paymentID}`, id, r.amount, r.currency)
         yield* settle(

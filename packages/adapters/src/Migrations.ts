@@ -19,6 +19,7 @@ import search from "./internal/migrations/0010_search.js"
 import customers from "./internal/migrations/0011_customers.js"
 import searchPayers from "./internal/migrations/0012_search_payers.js"
 import searchTriggerConditions from "./internal/migrations/0013_search_trigger_conditions.js"
+import eventHeads from "./internal/migrations/0014_event_heads.js"
 
 const migrations = Migrator.fromRecord({
   "0001_kernel": kernel,
@@ -33,7 +34,8 @@ const migrations = Migrator.fromRecord({
   "0010_search": search,
   "0011_customers": customers,
   "0012_search_payers": searchPayers,
-  "0013_search_trigger_conditions": searchTriggerConditions
+  "0013_search_trigger_conditions": searchTriggerConditions,
+  "0014_event_heads": eventHeads
 })
 
 /**

@@ -11,31 +11,34 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { date, int, json, toJson } from "./internal/rows.js"
-import { holding, write } from "./internal/writes.js"
+import { holding, write, writeAll } from "./internal/writes.js"
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(
   EventLog,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    // PostgreSQL: an event after the first, numbered, and its outbox row. Two transactions
-    // appending to one aggregate take turns on a lock (SQLite runs one writer at a time anyway);
-    // the lock is a statement of its own, so that the numbering statement's snapshot follows it.
+    // PostgreSQL: an event after the first, numbered from its aggregate's head row, and its
+    // outbox row, in one statement. Two transactions appending to one aggregate take turns on
+    // the head row (the upsert waits for it and reads its latest version, migration 0014);
+    // SQLite runs one writer at a time anyway.
     const appendNext = sql.onDialectOrElse({
       pg: () => <C>(event: Event.PendingEvent<C>, now: number) =>
-        Effect.gen(function*() {
-          yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`${event.aggregateType}/${event.aggregateID}`}))`
-          const [appended] = yield* sql<{ eventId: unknown }>`WITH e AS (
+        Effect.map(
+          sql<{ eventId: unknown }>`WITH h AS (
+              INSERT INTO event_heads (aggregate_type, aggregate_id, last) VALUES (${event.aggregateType}, ${event.aggregateID}, 1)
+              ON CONFLICT (aggregate_type, aggregate_id) DO UPDATE SET last = event_heads.last + 1
+              RETURNING last),
+            e AS (
               INSERT INTO events (aggregate_type, aggregate_id, id, party_id, created_at, changes)
-              SELECT ${event.aggregateType}, ${event.aggregateID}, COALESCE(MAX(id), 0) + 1, ${event.partyID},
-                CAST(${now} AS BIGINT), ${toJson(event.changes)}
-              FROM events WHERE aggregate_type = ${event.aggregateType} AND aggregate_id = ${event.aggregateID}
-              RETURNING id)
+              SELECT ${event.aggregateType}, ${event.aggregateID}, h.last, ${event.partyID}, CAST(${now} AS BIGINT),
+                ${toJson(event.changes)}
+              FROM h RETURNING id)
             INSERT INTO outbox (aggregate_type, aggregate_id, event_id, party_id, created_at)
             SELECT ${event.aggregateType}, ${event.aggregateID}, e.id, ${event.partyID}, CAST(${now} AS BIGINT) FROM e
-            RETURNING event_id`
-          return { ...event, id: int(appended!.eventId), createdAt: new Date(now) } satisfies Event.StoredEvent<C>
-        }),
+            RETURNING event_id`,
+          ([appended]) => ({ ...event, id: int(appended!.eventId), createdAt: new Date(now) }) satisfies Event.StoredEvent<C>
+        ),
       orElse: () => undefined
     })
     return {
@@ -55,18 +58,21 @@ export const layer = Layer.effect(
           }
           const row = { ...key, id, partyId: event.partyID, createdAt: now, changes: toJson(event.changes) }
           const outbox = { ...key, eventId: id, partyId: event.partyID, createdAt: now }
-          // The event and its outbox row: one statement on PostgreSQL (held back with the unit's
-          // other writes inside `atomicWrites`).
+          // The event, its outbox row and, on PostgreSQL, its aggregate's head row (a first
+          // event's is new: a second first event is refused with its unit): one statement on
+          // PostgreSQL, held back with the unit's other writes inside `atomicWrites`.
+          const writes = sql.onDialectOrElse({
+            pg: () => [
+              sql`INSERT INTO event_heads ${sql.insert({ ...key, last: id })}`,
+              sql`INSERT INTO events ${sql.insert(row)}`,
+              sql`INSERT INTO outbox ${sql.insert(outbox)}`
+            ],
+            orElse: () => [sql`INSERT INTO events ${sql.insert(row)}`, sql`INSERT INTO outbox ${sql.insert(outbox)}`]
+          })
           if (held) {
-            yield* write(sql`INSERT INTO events ${sql.insert(row)}`)
-            yield* write(sql`INSERT INTO outbox ${sql.insert(outbox)}`)
+            for (const statement of writes) yield* write(statement)
           } else {
-            yield* sql.onDialectOrElse({
-              pg: () =>
-                sql`WITH e AS (INSERT INTO events ${sql.insert(row)})
-                  INSERT INTO outbox ${sql.insert(outbox)}`,
-              orElse: () => Effect.zipRight(sql`INSERT INTO events ${sql.insert(row)}`, sql`INSERT INTO outbox ${sql.insert(outbox)}`)
-            })
+            yield* writeAll(sql, writes)
           }
           return { ...event, id, createdAt: new Date(now) } satisfies Event.StoredEvent<C>
         }).pipe(Effect.orDie),

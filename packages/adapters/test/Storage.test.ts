@@ -286,6 +286,43 @@ for (const dialect of Dialects.dialects()) {
         assert.strictEqual((yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [3] })).id, 2)
       }))
 
+    it.effect("EventLog: concurrent transactions append to one aggregate in turn, numbered without gaps or repeats", () =>
+      Effect.gen(function*() {
+        const log = yield* EventLog
+        const tx = yield* Transactions
+        const sql = yield* SqlClient.SqlClient
+        const x = `inv-${RandomIds.make()}`
+        yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [0], first: true })
+        // each transaction appends twice, with a pause between: another append must wait for it
+        const ids = yield* Effect.all(
+          Array.from({ length: 16 }, (_, i) =>
+            tx.withTransaction(Effect.gen(function*() {
+              const a = yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [i, "a"] })
+              yield* Effect.sleep("2 millis").pipe(Effect.withClock(Clock.make()))
+              const b = yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [i, "b"] })
+              return [a.id, b.id] as const
+            }))),
+          { concurrency: "unbounded" }
+        )
+        // a transaction's two events are consecutive
+        for (const [a, b] of ids) assert.strictEqual(b, a + 1)
+        const events = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 100 })
+        assert.deepStrictEqual(events.map((e) => e.id), Array.from({ length: 33 }, (_, i) => i + 1))
+        const outbox = yield* sql<{ eventId: unknown }>`SELECT event_id FROM outbox WHERE aggregate_id = ${x} ORDER BY seq`
+        assert.deepStrictEqual(outbox.map((r) => Number(r.eventId)), events.map((e) => e.id))
+        // and a rolled-back append leaves its number free
+        yield* tx.withTransaction(
+          log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: ["gone"] }).pipe(Effect.zipRight(Effect.fail("boom")))
+        ).pipe(Effect.ignore)
+        assert.strictEqual((yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: ["next"] })).id, 34)
+        // PostgreSQL numbers from the aggregate's head row: it holds the last number
+        const head = yield* sql.onDialectOrElse({
+          pg: () => Effect.map(sql<{ last: unknown }>`SELECT last FROM event_heads WHERE aggregate_id = ${x}`, (r) => r.map((h) => Number(h.last))),
+          orElse: () => Effect.succeed([34])
+        })
+        assert.deepStrictEqual(head, [34])
+      }))
+
     it.effect("atomicWrites: a first event, its outbox row and a timer are written together", () =>
       Effect.gen(function*() {
         const log = yield* EventLog

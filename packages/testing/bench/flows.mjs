@@ -9,7 +9,7 @@ const concurrency = Number(process.argv[4] ?? 16)
 const { server, stop } = await startDevKassa(dialect, { name: "flows", prof: process.argv.includes("--prof") })
 try {
   const r = await flowScenario(server, { concurrency, durationMs: seconds * 1000, warmupMs: 1000, pollMs: 20, maxFlowMs: 15_000 })
-  console.log(JSON.stringify({ dialect, concurrency, ok: r.ok, failed: r.failed, rate: r.rate, latency: r.latency, cpu: r.cpu, errors: r.errorSamples }))
+  console.log(JSON.stringify({ dialect, concurrency, ok: r.ok, failed: r.failed, rate: r.rate, pollsPerFlow: r.pollsPerFlow, latency: r.latency, cpu: r.cpu, errors: r.errorSamples }))
 } finally {
   await stop()
 }

@@ -587,7 +587,7 @@ for (const dialect of Dialects.dialects()) {
             assert.isTrue(fired.get("undefined") === undefined || fired.get("undefined") === null)
           })))
 
-      it.effect("cancel removes a timer, or a subject's timers of several kinds", () =>
+      it.effect("cancel removes a timer, cancelAll several", () =>
         withKind(({ kind, now, scheduler, timers }) =>
           Effect.gen(function*() {
             const fired: Array<Timer> = []
@@ -599,7 +599,8 @@ for (const dialect of Dialects.dialects()) {
               yield* timers.schedule({ kind: other, subject, dueAt: new Date(now + 100), payload: null })
             }
             yield* timers.cancel(kind, "a")
-            yield* timers.cancel([kind, other], "b")
+            yield* timers.cancelAll([{ kind, subject: "b" }, { kind: other, subject: "b" }, { kind: other, subject: "x" }])
+            yield* timers.cancelAll([])
             yield* TestClock.adjust("1 second")
             assert.strictEqual(yield* scheduler.runDue, 3)
             assert.deepStrictEqual(fired.map((t) => `${t.kind === kind ? "kind" : "other"} ${t.subject}`).sort(), [

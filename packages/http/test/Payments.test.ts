@@ -238,6 +238,10 @@ for (const dialect of Dialects.dialects()) {
         assert.strictEqual(account.minDiff, 0)
         assert.strictEqual(account.maxDiff, 0)
         yield* LedgerChecks.invariants
+        // nothing is left to fire: the payment's recovery and the paid invoice's due date are gone
+        const sql = yield* SqlClient.SqlClient
+        const timers = yield* sql<{ kind: string }>`SELECT kind FROM timers WHERE subject IN (${inv.id}, ${`${inv.id}/1`})`
+        assert.deepStrictEqual(timers.map((t) => t.kind), [])
       }))
 
     it.effect("each declining test card fails with its TEST_CARDS.md error; the invoice stays unpaid and takes the next payment", () =>

@@ -35,7 +35,7 @@ import { Ids } from "../ports/Ids.js"
 import { InvoiceRepository } from "../ports/InvoiceRepository.js"
 import { Ledger } from "../ports/Ledger.js"
 import { PaymentRepository } from "../ports/PaymentRepository.js"
-import { Timers } from "../ports/Timers.js"
+import { type Timer, Timers } from "../ports/Timers.js"
 import { Transactions } from "../ports/Transactions.js"
 import { cardAllowed, paymentFee } from "../reference/Reference.js"
 import { KassaSettings } from "../Settings.js"
@@ -56,6 +56,8 @@ export const HOLD_TIMER = "payment.hold"
 export const INTERACTION_TIMER = "payment.interaction"
 
 const encodeChanges = Schema.encodeSync(Schema.Array(InvoiceChange))
+
+type TimerKey = Pick<Timer, "kind" | "subject">
 
 const subjectOf = (invoiceID: string, paymentID: string) => `${invoiceID}/${paymentID}`
 const planOf = (invoiceID: string, paymentID: string) => `payment/${invoiceID}/${paymentID}`
@@ -162,19 +164,24 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
         }
       })
 
-    /** The invoice's part of a transition: a captured payment pays it, a failed one reopens it. */
+    /**
+     * The invoice's part of a transition: a captured payment pays it, a failed one reopens it.
+     * Answers the invoice's changes and the timers that end with them (its due date, once paid),
+     * which the caller cancels with the payment's own.
+     */
     const settleInvoice = (after: PaymentRecord, at: Date) =>
       Effect.gen(function*() {
         const outcome = after.status === "captured" || after.status === "failed" || after.status === "cancelled"
           ? after.status
           : undefined
-        if (outcome === undefined) return [] as ReadonlyArray<InvoiceChange>
+        const none = { changes: [] as ReadonlyArray<InvoiceChange>, ended: [] as ReadonlyArray<TimerKey> }
+        if (outcome === undefined) return none
         const invoice = yield* invoiceRepo.findByIdUnscoped(after.invoiceID).pipe(Effect.flatMap(Effect.orDie))
         const command: InvoiceCommand = { _tag: "SettlePayment", paymentID: after.id, outcome }
         const decision = decideInvoice(invoice, command, at)
         if (Either.isLeft(decision)) return yield* Effect.die(decision.left)
         const { state, changes } = decision.right
-        if (changes.length === 0 && state.activePaymentID === invoice.activePaymentID) return changes
+        if (changes.length === 0 && state.activePaymentID === invoice.activePaymentID) return { ...none, changes }
         const updated: InvoiceRecord = {
           ...invoice,
           status: state.status,
@@ -183,8 +190,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
           version: invoice.version + 1
         }
         if (!(yield* invoiceRepo.update(updated))) return yield* new VersionConflict({ what: `invoice ${invoice.id}` })
-        if (updated.status !== "unpaid") yield* timers.cancel(DUE_TIMER, invoice.id)
-        return changes
+        return { changes, ended: updated.status !== "unpaid" ? [{ kind: DUE_TIMER, subject: invoice.id }] : [] }
       })
 
     const appendEvent = (invoice: { readonly id: string; readonly partyID: string }, changes: ReadonlyArray<InvoiceChange>) =>
@@ -246,7 +252,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
           if (!(yield* payments.update(after))) return yield* new VersionConflict({ what: `payment ${invoiceID}/${id}` })
           yield* account(before, after)
           const settled = yield* settleInvoice(after, at)
-          yield* appendEvent({ id: invoiceID, partyID: after.partyID }, [...changes, ...settled])
+          yield* appendEvent({ id: invoiceID, partyID: after.partyID }, [...changes, ...settled.changes])
           const subject = subjectOf(invoiceID, id)
           // The payer's time to answer a challenge runs with the state that asks for it, in the
           // same transaction: a crash cannot leave a challenge without its timeout, nor a finished
@@ -263,7 +269,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
             ...(after.activity === "done" ? [ADVANCE_TIMER, HOLD_TIMER] : []),
             ...(before.activity === "interaction" && after.activity !== "interaction" ? [INTERACTION_TIMER] : [])
           ]
-          if (ended.length > 0) yield* timers.cancel(ended, subject)
+          yield* timers.cancelAll([...settled.ended, ...ended.map((kind) => ({ kind, subject }))])
           if (after.activity === "capturing" || after.activity === "cancelling") {
             yield* timers.schedule({
               kind: ADVANCE_TIMER,

@@ -19,8 +19,9 @@ export interface Timer {
 export class Timers extends Context.Tag("kassa/Timers")<Timers, {
   /** Sets (or moves) the timer of `kind` for `subject`. */
   readonly schedule: (timer: Timer) => Effect.Effect<void>
-  /** Removes the timers of `kind` (or of each of several kinds) for `subject`. */
-  readonly cancel: (kind: string | ReadonlyArray<string>, subject: string) => Effect.Effect<void>
+  readonly cancel: (kind: string, subject: string) => Effect.Effect<void>
+  /** Removes several timers at once. */
+  readonly cancelAll: (timers: ReadonlyArray<Pick<Timer, "kind" | "subject">>) => Effect.Effect<void>
   /**
    * Names the work to run when a timer of `kind` fires. The handler runs in a transaction with
    * the timer's removal; it must tolerate running twice (a crash after it committed its work

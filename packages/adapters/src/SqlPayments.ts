@@ -32,6 +32,15 @@ const dataOf = (p: PaymentRecord) => ({
   cart: p.cart
 })
 
+/**
+ * The columns `fromRow` reads: a payment's own, not the search columns (migration 0010) that
+ * every read would otherwise parse.
+ *
+ * @since 0.1.0 @category rows
+ */
+export const columns = "invoice_id, id, party_id, shop_id, external_id, created_at, amount, currency, status, activity, flow, " +
+  "interaction_id, fee, status_changed_at, data, version"
+
 /** @since 0.1.0 @category rows */
 export const fromRow = (r: any): PaymentRecord => {
   const d = json<any>(r.data)
@@ -91,21 +100,22 @@ export const layer = Layer.mergeAll(
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const one = (rows: ReadonlyArray<any>) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))
+      const own = sql.literal(columns)
       return {
         findById: (invoiceID, id) =>
-          sql`SELECT * FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+          sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id}`.pipe(Effect.map(one), Effect.orDie),
         findOfParty: (partyID, invoiceID, id) =>
-          sql`SELECT * FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id} AND party_id = ${partyID}`.pipe(
+          sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id} AND party_id = ${partyID}`.pipe(
             Effect.map(one),
             Effect.orDie
           ),
         listByInvoice: (invoiceID) =>
-          sql`SELECT * FROM payments WHERE invoice_id = ${invoiceID} ORDER BY created_at, id`.pipe(
+          sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} ORDER BY created_at, id`.pipe(
             Effect.map((rows) => rows.map(fromRow).sort((a, b) => Number(a.id) - Number(b.id))),
             Effect.orDie
           ),
         findByInteraction: (interactionID) =>
-          sql`SELECT * FROM payments WHERE interaction_id = ${interactionID}`.pipe(Effect.map(one), Effect.orDie),
+          sql`SELECT ${own} FROM payments WHERE interaction_id = ${interactionID}`.pipe(Effect.map(one), Effect.orDie),
         insert: (p) =>
           sql`INSERT INTO payments ${
             sql.insert({

@@ -55,7 +55,7 @@ import * as Statements from "./Statements.js"
 import { loadMasterKey } from "./SqlCardVault.js"
 import { date, int, json } from "./internal/rows.js"
 import { fromRow as invoiceFromRow } from "./SqlInvoices.js"
-import { fromRow as paymentFromRow } from "./SqlPayments.js"
+import { columns as paymentColumns, fromRow as paymentFromRow } from "./SqlPayments.js"
 import { checkUrl, type Resolver } from "./internal/webhooks/guard.js"
 import { makeKeys } from "./internal/webhooks/keys.js"
 import { enqueueMany, type QueueItem, type Subject } from "./internal/webhooks/queue.js"
@@ -228,7 +228,7 @@ const make = (options: WebhookOptions) =>
           sql<any>`SELECT aggregate_id, id, created_at, changes FROM events
             WHERE aggregate_type = 'invoice' AND ${sql.in("aggregate_id", invoiceIDs)} ORDER BY aggregate_id, id`,
           sql<any>`SELECT * FROM invoices WHERE ${sql.in("id", invoiceIDs)}`,
-          sql<any>`SELECT * FROM payments WHERE ${sql.in("invoice_id", invoiceIDs)}`
+          sql<any>`SELECT ${sql.literal(paymentColumns)} FROM payments WHERE ${sql.in("invoice_id", invoiceIDs)}`
         ])
         for (const r of eventRows) {
           data.get(r.aggregateId)?.history.push({ id: int(r.id), createdAt: date(r.createdAt), changes: decodeChanges(json(r.changes)) })

@@ -3,7 +3,8 @@
  * PostgreSQL, dropped by `stop`), or with `keep` on a store kept between runs (`kassa_<name>`
  * and a data dir of the same name, removed by `dropKept`), optionally under `--cpu-prof`, whose
  * summary `stop` prints. `KASSA_BUNDLE=<file>` runs another build of the server (a copy of an
- * earlier `packages/http/dist/server.js` beside it, to compare before and after). `logStatements`
+ * earlier `packages/http/dist/server.js` beside it, to compare before and after), and
+ * `DEV_NODE_ARGS="<flags>"` adds flags to its `node` (to try V8 or Node options). `logStatements`
  * has PostgreSQL log the database's statements (in its server log).
  */
 import { execFileSync } from "node:child_process"
@@ -35,9 +36,7 @@ export const startDevKassa = async (dialect, { name = "dev", prof = false, env =
     // before the server connects: the setting applies to the connections opened after it
     if (logStatements) psql(`ALTER DATABASE ${database} SET log_statement = 'all'`)
   }
-  const databaseUrl = database === undefined ? undefined : process.env.DEV_PG_SOCKET
-    ? `postgres://postgres@localhost/${database}?host=${process.env.DEV_PG_SOCKET}`
-    : `postgres://postgres@127.0.0.1:5432/${database}`
+  const databaseUrl = database === undefined ? undefined : `postgres://postgres@127.0.0.1:5432/${database}`
   const server = await startKassa({
     name: `kassa-${dialect}`,
     dataDir: path.join(dir, "data"),

@@ -78,7 +78,8 @@ export const layer = Layer.effect(
         }).pipe(Effect.orDie),
       list: (q) =>
         sql`SELECT * FROM events WHERE aggregate_type = ${q.aggregateType} AND aggregate_id = ${q.aggregateID}
-            AND id > ${q.after} ORDER BY id LIMIT ${q.limit}`.pipe(
+            AND id > ${q.after} ${q.partyID === undefined ? sql.literal("") : sql`AND party_id = ${q.partyID}`}
+            ORDER BY id LIMIT ${q.limit}`.pipe(
           Effect.map((rows) =>
             rows.map((r: any): Event.StoredEvent => ({
               aggregateType: r.aggregateType,

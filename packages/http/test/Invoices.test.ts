@@ -613,6 +613,14 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(yield* api.Invoices.getInvoiceEvents({ path, urlParams: { limit: 10, eventID: 1 } }), [all[1]])
         assert.deepStrictEqual(yield* api.Invoices.getInvoiceEvents({ path, urlParams: { limit: 10, eventID: 2 } }), [])
         assert.strictEqual(yield* errorTag(api.Invoices.getInvoiceEvents({ path, urlParams: { limit: 10, eventID: 99 } })), "NotFound")
+        assert.deepStrictEqual(yield* api.Invoices.getInvoiceEvents({ path, urlParams: { limit: 1, eventID: 1 } }), [all[1]])
+        const events = (query: string, apiKey = m.apiKey) =>
+          Effect.map(call("GET", `/v2/processing/invoices/${invoice.id}/events?${query}`, apiKey), (r) => [r.status, r.json.message])
+        assert.deepStrictEqual(yield* events("limit=10&eventID=99"), [404, "Event not found: 99"])
+        // another party's invoice is unknown, with or without an eventID
+        const other = yield* Fixtures.merchant()
+        assert.deepStrictEqual(yield* events("limit=10", other.apiKey), [404, `Invoice not found: ${invoice.id}`])
+        assert.deepStrictEqual(yield* events("limit=10&eventID=1", other.apiKey), [404, `Invoice not found: ${invoice.id}`])
         assert.strictEqual(
           yield* errorTag(api.Invoices.getInvoiceEvents({ path: { invoiceID: "no-such-invoice" }, urlParams: { limit: 10 } })),
           "NotFound"

@@ -290,12 +290,22 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
 
     const listEvents = Traced.fn("InvoiceService.events")(
       function*(partyID: string, id: string, limit: number, after: number | undefined) {
-        yield* get(partyID, id)
-        if (after !== undefined && after > 0) {
-          const at = yield* events.list({ aggregateType: AGGREGATE, aggregateID: id, after: after - 1, limit: 1 })
-          if (at[0]?.id !== after) return yield* NotFound.of("Event", after)
+        // One read, scoped by the events' party, from event `after` itself (it must exist); only
+        // when nothing comes back does the invoice say which of the two is missing.
+        const from = after !== undefined && after > 0 ? after : undefined
+        const read = yield* events.list({
+          aggregateType: AGGREGATE,
+          aggregateID: id,
+          partyID,
+          after: from === undefined ? 0 : from - 1,
+          limit: from === undefined ? limit : limit + 1
+        })
+        if (from !== undefined && read[0]?.id !== from) {
+          yield* get(partyID, id)
+          return yield* NotFound.of("Event", from)
         }
-        const stored = yield* events.list({ aggregateType: AGGREGATE, aggregateID: id, after: after ?? 0, limit })
+        if (read.length === 0) yield* get(partyID, id)
+        const stored = from === undefined ? read : read.slice(1)
         return stored.map((e): InvoiceEvent => ({ id: e.id, createdAt: e.createdAt, changes: decodeChanges(e.changes) }))
       }
     )

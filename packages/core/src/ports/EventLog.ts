@@ -12,11 +12,15 @@ import type { PendingEvent, StoredEvent } from "../Event.js"
 export class EventLog extends Context.Tag("kassa/EventLog")<EventLog, {
   /** Numbers the event after the aggregate's last one and stores it with an outbox row. */
   readonly append: <C>(event: PendingEvent<C>) => Effect.Effect<StoredEvent<C>>
-  /** Events of one aggregate with id greater than `after`, oldest first, at most `limit`. */
+  /**
+   * Events of one aggregate with id greater than `after`, oldest first, at most `limit`; with
+   * `partyID`, only when the aggregate is that party's.
+   */
   readonly list: (query: {
     readonly aggregateType: string
     readonly aggregateID: string
     readonly after: number
     readonly limit: number
+    readonly partyID?: string | undefined
   }) => Effect.Effect<ReadonlyArray<StoredEvent>>
 }>() {}

@@ -45,5 +45,17 @@ const migrations = Migrator.fromRecord({
  */
 export const run = Migrator.make({})({ loader: migrations, table: "kassa_migrations" })
 
+/**
+ * Runs the pending migrations numbered up to `last`: a store as an earlier version left it (to
+ * test what a later migration does to existing data).
+ *
+ * @since 0.1.0 @category effects
+ */
+export const runUpTo = (last: number) =>
+  Migrator.make({})({
+    loader: Effect.map(migrations, (all) => all.filter(([id]) => id <= last)),
+    table: "kassa_migrations"
+  })
+
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effectDiscard(run.pipe(Effect.orDie))

@@ -1,0 +1,40 @@
+import { assert, layer } from "@effect/vitest"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Database from "@kassa/adapters/Database"
+import * as Migrations from "@kassa/adapters/Migrations"
+import * as SqlEventLog from "@kassa/adapters/SqlEventLog"
+import { EventLog } from "@kassa/core/ports/EventLog"
+import * as Dialects from "@kassa/testing/Dialects"
+import * as TestDatabase from "@kassa/testing/TestDatabase"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+
+/** A scratch database, not migrated: each test runs the migrations it needs. */
+const scratch = (dialect: Dialects.Dialect) =>
+  Layer.unwrapScoped(Effect.map(TestDatabase.acquire(dialect), ({ database }) => Database.layer(database)))
+
+for (const dialect of Dialects.dialects()) {
+  layer(scratch(dialect), { timeout: 60_000 })(`Migrations [${dialect}]`, (it) => {
+    it.effect("0014: events written before it go on numbered after their last one", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* Migrations.runUpTo(13)
+        // a store as the earlier version left it: two invoices' events and their outbox rows
+        const events = [["inv-a", 1], ["inv-a", 2], ["inv-a", 3], ["inv-b", 1]] as const
+        for (const [id, n] of events) {
+          yield* sql`INSERT INTO events ${
+            sql.insert({ aggregateType: "invoice", aggregateId: id, id: n, partyId: "p", createdAt: n, changes: "[]" })
+          }`
+        }
+        yield* Migrations.run
+        const log = yield* Effect.provide(EventLog, SqlEventLog.layer.pipe(Layer.provide(Layer.succeed(SqlClient.SqlClient, sql))))
+        const append = (aggregateID: string) =>
+          Effect.map(log.append({ aggregateType: "invoice", aggregateID, partyID: "p", changes: ["after"] }), (e) => e.id)
+        assert.deepStrictEqual([yield* append("inv-a"), yield* append("inv-b"), yield* append("inv-a")], [4, 2, 5])
+        // an aggregate the store had never seen starts at 1
+        assert.strictEqual(yield* append("inv-c"), 1)
+        const listed = yield* log.list({ aggregateType: "invoice", aggregateID: "inv-a", after: 0, limit: 10 })
+        assert.deepStrictEqual(listed.map((e) => e.id), [1, 2, 3, 4, 5])
+      }))
+  })
+}

@@ -49,13 +49,7 @@ export const combine = (statements: ReadonlyArray<Statement.Statement<unknown>>)
 export const holdingWrites = <A, E, R>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.suspend(() => {
     const held: Array<Statement.Statement<unknown>> = []
-    return Effect.locally(effect, heldWrites, held).pipe(
-      Effect.tap(() => {
-        if (held.length === 0) return Effect.void
-        const [text, params] = combine(held)
-        return Effect.orDie(sql.unsafe(text, params))
-      })
-    )
+    return Effect.locally(effect, heldWrites, held).pipe(Effect.tap(() => Effect.orDie(writeAll(sql, held))))
   })
 
 /**

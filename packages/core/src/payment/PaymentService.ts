@@ -203,7 +203,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
      * adds fields the command carries (transaction info, interaction id, recurrent token).
      * `known`, the payment as the caller last saw it, saves the first attempt its read: the
      * write's version check catches a stale one, and a refusal or a no-op decided on it is
-     * decided again on a fresh read.
+     * decided again on a fresh read (`applyTo`).
      */
     const apply = (
       invoiceID: string,
@@ -214,18 +214,15 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
     ) =>
       Effect.suspend(() => {
         const read = knownFirst(known, load(invoiceID, id))
+        const conflict = () => new VersionConflict({ what: `payment ${invoiceID}/${id}` })
         return retryOnConflict(tx.withTransaction(Effect.gen(function*() {
           const { value: before, stale } = yield* read
           const decision = decide(before, command)
-          if (Either.isLeft(decision)) {
-            return yield* stale ? new VersionConflict({ what: `payment ${invoiceID}/${id}` }) : decision.left
-          }
+          if (Either.isLeft(decision)) return yield* stale ? conflict() : decision.left
           const { state, changes } = decision.right
           const at = yield* now
           const changed = state.status !== before.status || state.activity !== before.activity
-          if (!changed && changes.length === 0) {
-            return stale ? yield* new VersionConflict({ what: `payment ${invoiceID}/${id}` }) : before
-          }
+          if (!changed && changes.length === 0) return stale ? yield* conflict() : before
           let after: PaymentRecord = {
             ...before,
             ...extra(before),
@@ -249,7 +246,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
             after = { ...after, allocation: after.capture.allocation }
           }
           if (after.capture?.cart !== undefined && after.status === "captured") after = { ...after, cart: after.capture.cart }
-          if (!(yield* payments.update(after))) return yield* new VersionConflict({ what: `payment ${invoiceID}/${id}` })
+          if (!(yield* payments.update(after))) return yield* conflict()
           yield* account(before, after)
           const settled = yield* settleInvoice(after, at)
           yield* appendEvent({ id: invoiceID, partyID: after.partyID }, [...changes, ...settled.changes])
@@ -282,6 +279,10 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
         })))
       })
 
+    /** `apply` to the payment as the caller holds it. */
+    const applyTo = (p: PaymentRecord, command: PaymentCommand, extra?: (p: PaymentRecord) => Partial<PaymentRecord>) =>
+      apply(p.invoiceID, p.id, command, extra, p)
+
     /** The tool the acquirer receives; card data comes from the vault only now. */
     const acquirerTool = (p: PaymentRecord) =>
       Effect.gen(function*() {
@@ -312,21 +313,19 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
         let after: PaymentRecord
         switch (result._tag) {
           case "Authorized":
-            after = yield* apply(p.invoiceID, p.id, { _tag: "Authorized", transactionInfo: result.transaction }, () => ({
+            after = yield* applyTo(p, { _tag: "Authorized", transactionInfo: result.transaction }, () => ({
               recurrentToken: result.recurrentToken
-            }), p)
+            }))
             break
           case "Declined":
-            after = yield* apply(p.invoiceID, p.id, { _tag: "Declined", error: result.error }, undefined, p)
+            after = yield* applyTo(p, { _tag: "Declined", error: result.error })
             break
           case "InteractionRequired": {
             const interactionID = `${yield* ids.next}${yield* ids.next}`
-            return yield* apply(
-              p.invoiceID,
-              p.id,
+            return yield* applyTo(
+              p,
               { _tag: "InteractionRequested", userInteraction: interactionOf(interactionID) },
-              () => ({ interactionID }),
-              p
+              () => ({ interactionID })
             )
           }
         }
@@ -348,7 +347,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
             const at = yield* Clock.currentTimeMillis
             const deadline = p.processingDeadline?.getTime()
             if (deadline !== undefined && at >= deadline) {
-              yield* apply(invoiceID, id, { _tag: "DeadlineReached" }, undefined, p)
+              yield* applyTo(p, { _tag: "DeadlineReached" })
               return
             }
             const tool = yield* acquirerTool(p)
@@ -364,7 +363,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
               ? Option.some(yield* authorize)
               : yield* Effect.timeoutOption(authorize, Math.max(0, deadline - at))
             if (Option.isNone(result)) {
-              yield* apply(invoiceID, id, { _tag: "DeadlineReached" }, undefined, p)
+              yield* applyTo(p, { _tag: "DeadlineReached" })
               return
             }
             // the payment as the authorisation left it: an instant one goes on to its capture
@@ -381,7 +380,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
               )
               return
             }
-            yield* apply(invoiceID, id, { _tag: "Finished" }, undefined, p)
+            yield* applyTo(p, { _tag: "Finished" })
             return
           }
           case "cancelling": {
@@ -392,7 +391,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
               )
               return
             }
-            yield* apply(invoiceID, id, { _tag: "Finished" }, undefined, p)
+            yield* applyTo(p, { _tag: "Finished" })
             return
           }
           case "waiting":
@@ -670,14 +669,14 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
           if (Either.isLeft(made)) return yield* made.left
           allocation = made.right
         }
-        const after = yield* apply(invoiceID, id, {
+        const after = yield* applyTo(p, {
           _tag: "Capture",
           reason: params.reason,
           amount,
           currency: params.currency,
           cart,
           allocation
-        }, undefined, p)
+        })
         yield* kick(invoiceID, id, after)
       }
     )
@@ -685,7 +684,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
     const cancel = Traced.fn("PaymentService.cancel")(function*(partyID: string, invoiceID: string, id: string, reason: string) {
       const p = yield* get(partyID, invoiceID, id)
       yield* shops.requireActive(PartyID.make(partyID), ShopID.make(p.shopID))
-      yield* kick(invoiceID, id, yield* apply(invoiceID, id, { _tag: "Cancel", reason }, undefined, p))
+      yield* kick(invoiceID, id, yield* applyTo(p, { _tag: "Cancel", reason }))
     })
 
     /** The 3-D Secure challenge a payer opened, if it is still waiting. */
@@ -698,13 +697,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
     /** The payer passed or failed the challenge: the acquirer decides, the payment goes on. */
     const completeChallenge = Traced.fn("PaymentService.completeChallenge")(function*(interactionID: string, passed: boolean) {
       const p = yield* challenge(interactionID)
-      const completed = yield* apply(
-        p.invoiceID,
-        p.id,
-        { _tag: "InteractionCompleted", userInteraction: interactionOf(interactionID) },
-        undefined,
-        p
-      )
+      const completed = yield* applyTo(p, { _tag: "InteractionCompleted", userInteraction: interactionOf(interactionID) })
       const result = yield* acquirer.completeInteraction(operationOf(p.invoiceID, p.id), passed)
       yield* kick(p.invoiceID, p.id, yield* applyAuthorization(completed, result))
       return yield* load(p.invoiceID, p.id)

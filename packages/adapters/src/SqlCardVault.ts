@@ -26,7 +26,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { make as randomId } from "./RandomIds.js"
 import { int } from "./internal/rows.js"
-import { writeAll } from "./internal/writes.js"
+import { write, writeAll } from "./internal/writes.js"
 
 const KEY_BYTES = 32
 const IV_BYTES = 12
@@ -319,8 +319,26 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
         return Option.some(decodeSecret(yield* openRow(rows[0], aad.session(id), "session")))
       }).pipe(Effect.orDie)
 
-    const deleteSession = (id: string) =>
-      sql`DELETE FROM vault_sessions WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+    const getCardAndSession = (token: string, session: string | undefined) =>
+      Effect.gen(function*() {
+        if (session === undefined) return Option.map(yield* getCard(token), (card) => ({ card, secret: Option.none() }))
+        const now = yield* Clock.currentTimeMillis
+        const rows = yield* sql<CardRow & { sessionKeyId: unknown; sessionData: string | null }>`SELECT c.token, c.key_id,
+            c.data, s.key_id AS session_key_id, s.data AS session_data
+          FROM vault_cards c LEFT JOIN vault_sessions s ON s.id = ${session} AND s.expires_at > ${now}
+          WHERE c.token = ${token}`
+        const row = rows[0]
+        if (row === undefined) return Option.none()
+        const card = yield* openCard(row)
+        const secret = row.sessionData === null
+          ? Option.none<SessionSecret>()
+          : Option.some(decodeSecret(
+            yield* openRow({ keyId: row.sessionKeyId, data: row.sessionData }, aad.session(session), "session")
+          ))
+        return Option.some({ card, secret })
+      }).pipe(Effect.orDie)
+
+    const deleteSession = (id: string) => write(sql`DELETE FROM vault_sessions WHERE id = ${id}`)
 
     const BATCH = 200
 
@@ -362,6 +380,7 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
       getCard,
       putSession,
       getSession,
+      getCardAndSession,
       deleteSession,
       rotateKey: Effect.orDie(rotateKey),
       recrypt

@@ -99,14 +99,31 @@ export const layer = Layer.effect(
         FROM (${sql.join(" UNION ALL ", false)(values)}) AS v WHERE ledger_accounts.id = v.id`]
     }
 
+    const accountsById = (rows: ReadonlyArray<any>) => new Map(rows.map((r) => [int(r.id), accountFromRow(r)] as const))
+
     /** Reads (on PostgreSQL: locks) the accounts, in id order. */
     const lockAccounts = (ids: ReadonlyArray<number>) =>
       ids.length === 0
         ? Effect.succeed(new Map<number, Model.AccountState>())
         : sql`SELECT id, currency, own, min_diff, max_diff FROM ledger_accounts
-              WHERE id IN ${sql.in(ids)} ORDER BY id ${forUpdate}`.pipe(
-          Effect.map((rows) => new Map(rows.map((r) => [int(r.id), accountFromRow(r)] as const)))
-        )
+              WHERE id IN ${sql.in(ids)} ORDER BY id ${forUpdate}`.pipe(Effect.map(accountsById))
+
+    /**
+     * PostgreSQL: opens a plan and locks its accounts in one statement. None when nothing came
+     * back (the plan was there already, or no account was): `hold` then takes the long way, which
+     * locks the plan before its accounts, as commit and rollback do.
+     */
+    const openLocking = (planID: string, ids: ReadonlyArray<number>) =>
+      sql.onDialectOrElse({
+        pg: () =>
+          ids.length === 0 ? Effect.succeedNone : sql`WITH opened AS (
+              INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })} ON CONFLICT DO NOTHING RETURNING id)
+            SELECT id, currency, own, min_diff, max_diff FROM ledger_accounts
+            WHERE id IN ${sql.in(ids)} AND EXISTS (SELECT 1 FROM opened) ORDER BY id FOR UPDATE`.pipe(
+            Effect.map((rows) => rows.length === 0 ? Option.none() : Option.some(accountsById(rows)))
+          ),
+        orElse: () => Effect.succeedNone
+      })
 
     const planState = (planID: string, state: PlanState, batches: ReadonlyArray<Batch>, accounts: ReadonlyMap<number, Model.AccountState>): Model.LedgerState => ({
       accounts,
@@ -178,15 +195,23 @@ export const layer = Layer.effect(
 
       hold: (planID, batch) =>
         Effect.gen(function*() {
-          const opened = yield* sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })}
-            ON CONFLICT DO NOTHING RETURNING id`
+          const ids = Model.accountsOf([batch]).filter(Number.isSafeInteger)
           // A plan this transaction just opened holds nothing yet (and its row is ours): no read.
-          const plan = opened.length > 0
-            ? Option.some({ state: "hold" as PlanState, batches: [] as ReadonlyArray<Batch> })
-            : yield* readPlan(planID, true)
+          const fresh = { state: "hold" as PlanState, batches: [] as ReadonlyArray<Batch> }
+          let plan: Option.Option<{ readonly state: PlanState; readonly batches: ReadonlyArray<Batch> }>
+          let accounts: ReadonlyMap<number, Model.AccountState>
+          const openedLocking = yield* openLocking(planID, ids)
+          if (Option.isSome(openedLocking)) {
+            plan = Option.some(fresh)
+            accounts = openedLocking.value
+          } else {
+            const opened = yield* sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })}
+              ON CONFLICT DO NOTHING RETURNING id`
+            plan = opened.length > 0 ? Option.some(fresh) : yield* readPlan(planID, true)
+            accounts = yield* lockAccounts(ids)
+          }
           if (Option.isNone(plan)) return yield* Effect.dieMessage(`Ledger.hold: plan ${planID} was not created`)
           const { batches, state } = plan.value
-          const accounts = yield* lockAccounts(Model.accountsOf([batch]).filter(Number.isSafeInteger))
           const decided = Model.hold(planState(planID, state, batches, accounts), planID, batch)
           if (Either.isLeft(decided)) return yield* refuse("hold")(decided.left)
           if (batches.some((b) => b.id === batch.id)) return

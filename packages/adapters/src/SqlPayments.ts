@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { date, int, json, optString, toJson } from "./internal/rows.js"
+import { write } from "./internal/writes.js"
 
 const revive = (d: Date | string | undefined): Date | undefined => (d === undefined ? undefined : new Date(d))
 
@@ -117,7 +118,7 @@ export const layer = Layer.mergeAll(
         findByInteraction: (interactionID) =>
           sql`SELECT ${own} FROM payments WHERE interaction_id = ${interactionID}`.pipe(Effect.map(one), Effect.orDie),
         insert: (p) =>
-          sql`INSERT INTO payments ${
+          write(sql`INSERT INTO payments ${
             sql.insert({
               invoiceId: p.invoiceID,
               id: p.id,
@@ -136,7 +137,7 @@ export const layer = Layer.mergeAll(
               data: toJson(dataOf(p)),
               version: p.version
             })
-          }`.pipe(Effect.asVoid, Effect.orDie),
+          }`),
         update: (p) =>
           sql`UPDATE payments SET amount = ${p.amount}, status = ${p.status}, activity = ${p.activity},
               interaction_id = ${p.interactionID ?? null}, fee = ${p.fee}, status_changed_at = ${p.statusChangedAt.getTime()},

@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { date, int, json, opt, optString, toJson } from "./internal/rows.js"
+import { write } from "./internal/writes.js"
 
 const refundData = (r: RefundRecord) => ({ reason: r.reason, cart: r.cart, allocation: r.allocation, error: r.error })
 
@@ -74,7 +75,7 @@ export const layer = Layer.mergeAll(
             Effect.orDie
           ),
         insert: (r) =>
-          sql`INSERT INTO refunds ${
+          write(sql`INSERT INTO refunds ${
             sql.insert({
               invoiceId: r.invoiceID,
               paymentId: r.paymentID,
@@ -90,7 +91,7 @@ export const layer = Layer.mergeAll(
               data: toJson(refundData(r)),
               version: r.version
             })
-          }`.pipe(Effect.asVoid, Effect.orDie),
+          }`),
         update: (r) =>
           sql`UPDATE refunds SET status = ${r.status}, data = ${toJson(refundData(r))}, version = ${r.version}
               WHERE invoice_id = ${r.invoiceID} AND payment_id = ${r.paymentID} AND id = ${r.id}

@@ -51,11 +51,11 @@ export const layer = (options: SchedulerOptions = { pollInterval: "250 millis", 
           } ON CONFLICT (kind, subject) DO UPDATE SET due_at = excluded.due_at, payload = excluded.payload,
             attempts = 0, locked_until = NULL`),
         cancel: (kind, subject) =>
-          sql`DELETE FROM timers WHERE kind = ${kind} AND subject = ${subject}`.pipe(Effect.asVoid, Effect.orDie),
+          write(sql`DELETE FROM timers WHERE kind = ${kind} AND subject = ${subject}`),
         cancelAll: (timers) =>
-          timers.length === 0 ? Effect.void : sql`DELETE FROM timers WHERE (kind, subject) IN (VALUES ${
+          timers.length === 0 ? Effect.void : write(sql`DELETE FROM timers WHERE (kind, subject) IN (VALUES ${
             sql.csv(timers.map((t) => sql`(${t.kind}, ${t.subject})`))
-          })`.pipe(Effect.asVoid, Effect.orDie),
+          })`),
         register: (kind, handler) => Effect.sync(() => void handlers.set(kind, handler))
       }
 

@@ -8,19 +8,21 @@ import { Transactions } from "@kassa/core/ports/Transactions"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { heldWrites, holdingWrites } from "./internal/writes.js"
+import { heldWrites, holdingUntilRead, holdingWrites } from "./internal/writes.js"
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(
   Transactions,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-      sql.withTransaction(effect).pipe(
-        Effect.catchTag("SqlError" as any, (e) => Effect.die(e)),
-        // A transaction's writes are its own, never held back by an enclosing `atomicWrites`.
-        Effect.locally(heldWrites, undefined)
-      ) as typeof effect
+    const transact = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      sql.withTransaction(effect).pipe(Effect.catchTag("SqlError" as any, (e) => Effect.die(e))) as typeof effect
+    // A transaction's writes are its own, never held back by an enclosing `atomicWrites`. On
+    // PostgreSQL its pure writes go together, before its next other statement or its COMMIT.
+    const withTransaction = sql.onDialectOrElse({
+      pg: () => <A, E, R>(effect: Effect.Effect<A, E, R>) => holdingUntilRead(sql, transact, effect),
+      orElse: () => <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.locally(transact(effect), heldWrites, undefined)
+    })
     return {
       background: <A, E>(effect: Effect.Effect<A, E>) =>
         effect.pipe(

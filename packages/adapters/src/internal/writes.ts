@@ -1,70 +1,207 @@
 /**
  * @internal
- * Writes that may be held back: inside `Transactions.atomicWrites` on PostgreSQL, repositories'
- * pure writes are collected and sent as one statement (data-modifying CTEs) when the unit ends.
+ * Writes that may be held back (PostgreSQL): repositories' pure writes, whose answers nobody
+ * reads, are collected and sent as one statement (data-modifying CTEs).
+ *
+ * - Inside `Transactions.atomicWrites` they go when the unit ends: the unit only writes.
+ * - Inside a transaction they go before its next other statement (a read sees them) and before
+ *   `COMMIT`: a transaction's run of writes costs one round trip.
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import type * as Statement from "@effect/sql/Statement"
+import * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
+import * as FiberRefs from "effect/FiberRefs"
+import * as Option from "effect/Option"
 
-/** @internal The writes held back by the enclosing unit, if any. */
-export const heldWrites = FiberRef.unsafeMake<Array<Statement.Statement<unknown>> | undefined>(undefined)
+type Compiled = readonly [text: string, params: ReadonlyArray<unknown>]
 
-/**
- * @internal
- * Runs a write whose answer nobody reads, or holds it back for the enclosing unit. Each write
- * must be one plain statement (no `WITH … INSERT` of its own: PostgreSQL allows data-modifying
- * CTEs at the top level only).
- */
-export const write = (statement: Statement.Statement<unknown>): Effect.Effect<void> =>
-  Effect.flatMap(FiberRef.get(heldWrites), (held) =>
-    held === undefined ? Effect.orDie(Effect.asVoid(statement)) : Effect.sync(() => void held.push(statement)))
+/** @internal Writes held back (PostgreSQL's, compiled), and the tables they write. */
+export interface Held {
+  readonly sql: SqlClient.SqlClient
+  readonly statements: Array<Compiled>
+  readonly tables: Set<string>
+  /** A transaction's: sent before any other statement of the fiber. */
+  readonly untilRead: boolean
+}
 
-/** @internal Whether writes are being held back here. */
-export const holding: Effect.Effect<boolean> = Effect.map(FiberRef.get(heldWrites), (held) => held !== undefined)
+/** @internal The writes held back by the enclosing unit or transaction, if any. */
+export const heldWrites = FiberRef.unsafeMake<Held | undefined>(undefined)
+
+const makeHeld = (sql: SqlClient.SqlClient, untilRead: boolean): Held => ({ sql, statements: [], tables: new Set(), untilRead })
+
+const target = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?([A-Za-z_][A-Za-z0-9_]*)/gi
+
+/** The tables a statement writes (an upsert's `DO UPDATE SET` names none). */
+const tablesOf = (text: string): Array<string> => {
+  const tables: Array<string> = []
+  for (const m of text.matchAll(target)) if (m[1]!.toUpperCase() !== "SET") tables.push(m[1]!.toLowerCase())
+  return tables
+}
 
 const placeholder = /\$(\d+)/g
 
 /**
- * @internal
- * PostgreSQL: the statements as one, each but the last a data-modifying CTE; parameters
- * renumbered. One statement is atomic without a transaction around it.
+ * A statement's own leading CTEs (`h AS (…), e AS (…)`, or "" when it has none) and the rest. Its
+ * CTEs join the combined statement's list: data-modifying CTEs may only stand at the top level.
  */
-export const combine = (statements: ReadonlyArray<Statement.Statement<unknown>>): readonly [string, ReadonlyArray<unknown>] => {
-  const parts: Array<string> = []
-  const params: Array<unknown> = []
-  for (const statement of statements) {
-    const [text, values] = statement.compile()
-    const offset = params.length
-    parts.push(offset === 0 ? text : text.replace(placeholder, (_, n: string) => `$${Number(n) + offset}`))
-    params.push(...values)
+const splitWith = (text: string): readonly [ctes: string, main: string] => {
+  if (!/^\s*WITH\s/i.test(text)) return ["", text]
+  let i = text.search(/WITH\s/i) + 4
+  for (;;) {
+    const open = text.indexOf("(", i)
+    let depth = 1
+    let j = open + 1
+    for (; depth > 0; j++) depth += text[j] === "(" ? 1 : text[j] === ")" ? -1 : 0
+    const comma = /^\s*,/.exec(text.slice(j))
+    if (comma === null) return [text.slice(text.search(/WITH\s/i) + 4, j).trim(), text.slice(j).trim()]
+    i = j + comma[0].length
   }
-  const last = parts.pop()!
-  return parts.length === 0 ? [last, params] : [`WITH ${parts.map((p, i) => `w${i} AS (${p})`).join(", ")} ${last}`, params]
 }
 
-/** @internal Runs `effect` holding its writes back, then sends them at once (PostgreSQL). */
-export const holdingWrites = <A, E, R>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+/**
+ * PostgreSQL: the statements as one, each but the last a data-modifying CTE; parameters
+ * renumbered. One statement is atomic without a transaction around it. A statement's own CTEs
+ * are hoisted, so their names must differ from the others' (and from `w0`, `w1`, …).
+ */
+const combine = (statements: ReadonlyArray<Compiled>): Compiled => {
+  if (statements.length === 1) return statements[0]!
+  const ctes: Array<string> = []
+  const params: Array<unknown> = []
+  let last = ""
+  statements.forEach(([text, values], i) => {
+    const offset = params.length
+    const [own, main] = splitWith(offset === 0 ? text : text.replace(placeholder, (_, n: string) => `$${Number(n) + offset}`))
+    params.push(...values)
+    if (own !== "") ctes.push(own)
+    if (i < statements.length - 1) ctes.push(`w${i} AS (${main})`)
+    else last = main
+  })
+  return [`WITH ${ctes.join(", ")} ${last}`, params]
+}
+
+const sendCompiled = (sql: SqlClient.SqlClient, statements: ReadonlyArray<Compiled>): Effect.Effect<void, SqlError> => {
+  const [text, params] = combine(statements)
+  return Effect.asVoid(sql.unsafe(text, params))
+}
+
+const send = (sql: SqlClient.SqlClient, statements: ReadonlyArray<Statement.Statement<unknown>>): Effect.Effect<void, SqlError> =>
+  statements.length === 0 ? Effect.void : sql.onDialectOrElse({
+    pg: () => sendCompiled(sql, statements.map((statement) => statement.compile())),
+    orElse: () => Effect.forEach(statements, (statement) => statement, { discard: true })
+  })
+
+/** Sends what `held` holds (a failed write is a defect, as when sent at once). */
+const flush = (held: Held): Effect.Effect<void> =>
   Effect.suspend(() => {
-    const held: Array<Statement.Statement<unknown>> = []
-    return Effect.locally(effect, heldWrites, held).pipe(Effect.tap(() => Effect.orDie(writeAll(sql, held))))
+    if (held.statements.length === 0) return Effect.void
+    const statements = held.statements.splice(0)
+    held.tables.clear()
+    return Effect.orDie(sendCompiled(held.sql, statements))
+  })
+
+/**
+ * Holds `statements` back with `held`. Statements held together see one snapshot, so a
+ * transaction's write to a table it already holds a write for sends those first: two writes of
+ * one row (an aggregate's event head, say) never share a statement. The statements of one call
+ * are the caller's to keep independent.
+ */
+const hold = (held: Held, statements: ReadonlyArray<Statement.Statement<unknown>>): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    const compiled = statements.map((statement) => statement.compile())
+    if (!held.untilRead) {
+      held.statements.push(...compiled)
+      return Effect.void
+    }
+    const tables = compiled.flatMap(([text]) => tablesOf(text))
+    const push = Effect.sync(() => {
+      held.statements.push(...compiled)
+      for (const table of tables) held.tables.add(table)
+    })
+    return tables.some((table) => held.tables.has(table)) ? Effect.zipRight(flush(held), push) : push
   })
 
 /**
  * @internal
+ * Runs a write whose answer nobody reads, or holds it back for the enclosing unit or
+ * transaction. Each write must be one plain statement (no `WITH … INSERT` of its own:
+ * PostgreSQL allows data-modifying CTEs at the top level only).
+ */
+export const write = (statement: Statement.Statement<unknown>): Effect.Effect<void> =>
+  Effect.flatMap(FiberRef.get(heldWrites), (held) =>
+    held === undefined ? Effect.orDie(Effect.asVoid(statement)) : hold(held, [statement]))
+
+/**
+ * @internal
  * Writes whose answers nobody reads, in order: one statement on PostgreSQL, where they see the
- * same snapshot (so none may depend on another's effect), one after the other elsewhere.
+ * same snapshot (so none may depend on another's effect), one after the other elsewhere. Held
+ * back like `write`'s inside a unit or a transaction.
  */
 export const writeAll = (
   sql: SqlClient.SqlClient,
   statements: ReadonlyArray<Statement.Statement<unknown>>
 ): Effect.Effect<void, SqlError> =>
-  statements.length === 0 ? Effect.void : sql.onDialectOrElse({
-    pg: () => {
-      const [text, params] = combine(statements)
-      return Effect.asVoid(sql.unsafe(text, params))
-    },
-    orElse: () => Effect.forEach(statements, (statement) => statement, { discard: true })
+  Effect.flatMap(FiberRef.get(heldWrites), (held) => held === undefined ? send(sql, statements) : hold(held, statements))
+
+/**
+ * @internal
+ * How writes are held back here: until the unit ends (`atomicWrites`), until the transaction's
+ * next other statement, or not at all.
+ */
+export const holding: Effect.Effect<"unit" | "transaction" | undefined> = Effect.map(
+  FiberRef.get(heldWrites),
+  (held) => held === undefined ? undefined : held.untilRead ? "transaction" : "unit"
+)
+
+/** @internal Runs `effect` holding its writes back, then sends them at once (PostgreSQL). */
+export const holdingWrites = <A, E, R>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.suspend(() => {
+    const held = makeHeld(sql, false)
+    return Effect.locally(effect, heldWrites, held).pipe(Effect.tap(() => flush(held)))
   })
+
+const flushing = Symbol.for("kassa/writes/flushing")
+
+/**
+ * A statement transformer that sends a transaction's held writes before the statement, then
+ * hands it to the transformer that was there (statement counting).
+ */
+const flushBefore = (prior: Option.Option<Statement.Statement.Transformer>): Statement.Statement.Transformer => {
+  const next: Statement.Statement.Transformer = Option.isSome(prior)
+    ? prior.value
+    : (statement) => Effect.succeed(statement)
+  const transformer: Statement.Statement.Transformer = (statement, sql, refs, span) => {
+    const held = FiberRefs.getOrDefault(refs, heldWrites)
+    return held !== undefined && held.untilRead && held.statements.length > 0
+      ? Effect.zipRight(flush(held), next(statement, sql, refs, span))
+      : next(statement, sql, refs, span)
+  }
+  return Object.assign(transformer, { [flushing]: true })
+}
+
+/**
+ * @internal
+ * Runs a transaction's body (`effect`, run by `transact` between `BEGIN` and `COMMIT`) holding
+ * its writes back until its next other statement or its end (PostgreSQL).
+ */
+export const holdingUntilRead = <A, E, R>(
+  sql: SqlClient.SqlClient,
+  transact: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>,
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R> =>
+  Effect.flatMap(
+    Effect.zip(FiberRef.get(heldWrites), FiberRef.get(Statement.currentTransformer)),
+    ([outer, prior]) => {
+      const body = transact(Effect.suspend(() => {
+        const held = makeHeld(sql, true)
+        return Effect.locally(effect, heldWrites, held).pipe(Effect.tap(() => flush(held)))
+      }))
+      // A nested transaction starts with a savepoint, which is no statement: the outer one's
+      // writes go first, so that the inner one reads them.
+      const started = outer?.untilRead === true ? Effect.zipRight(flush(outer), body) : body
+      return Option.isSome(prior) && flushing in prior.value
+        ? started
+        : Statement.withTransformer(started, flushBefore(prior))
+    }
+  )

@@ -76,7 +76,7 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
       })
 
     const record = (c: ChargebackRecord, paymentChargedBack = false) =>
-      events.append({
+      events.record({
         aggregateType: AGGREGATE,
         aggregateID: `${c.invoiceID}/${c.paymentID}/${c.id}`,
         partyID: c.partyID,

@@ -80,7 +80,7 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
 
     /** Appends customer changes: the specification's ones encoded, lifecycle ones as they are. */
     const append = (c: CustomerRecord, changes: ReadonlyArray<CustomerChange | { readonly changeType: string }>, first = false) =>
-      events.append({
+      events.record({
         aggregateType: AGGREGATE,
         aggregateID: c.id,
         partyID: c.partyID,
@@ -245,12 +245,12 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
         const b = yield* loadBinding(customerID, id)
         if (b.status !== "pending" || b.interactionID !== undefined) return
         if (b.tool.type !== "BankCard") return
-        const card = yield* vault.getCard(b.tool.vaultToken)
-        if (Option.isNone(card)) return yield* Effect.dieMessage(`vault has no card for binding ${id}`)
-        const secret = b.vaultSession === undefined ? Option.none() : yield* vault.getSession(b.vaultSession)
+        const stored = yield* vault.getCardAndSession(b.tool.vaultToken, b.vaultSession)
+        if (Option.isNone(stored)) return yield* Effect.dieMessage(`vault has no card for binding ${id}`)
+        const { card, secret } = stored.value
         const tool: AcquirerTool = {
           type: "BankCard",
-          card: card.value,
+          card,
           paymentSystem: b.tool.paymentSystem,
           cvv: Option.getOrUndefined(secret)?.cvv
         }

@@ -85,7 +85,7 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
     const append = (invoice: InvoiceRecord, changes: ReadonlyArray<InvoiceChange>, first = false) =>
       changes.length === 0
         ? Effect.void
-        : events.append({
+        : events.record({
           aggregateType: AGGREGATE,
           aggregateID: invoice.id,
           partyID: invoice.partyID,

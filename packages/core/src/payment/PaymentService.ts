@@ -196,21 +196,23 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
     const appendEvent = (invoice: { readonly id: string; readonly partyID: string }, changes: ReadonlyArray<InvoiceChange>) =>
       changes.length === 0
         ? Effect.void
-        : events.append({ aggregateType: INVOICE, aggregateID: invoice.id, partyID: invoice.partyID, changes: encodeChanges(changes) })
+        : events.record({ aggregateType: INVOICE, aggregateID: invoice.id, partyID: invoice.partyID, changes: encodeChanges(changes) })
 
     /**
      * Runs one command of the payment machine with everything it implies, atomically. `extra`
      * adds fields the command carries (transaction info, interaction id, recurrent token).
      * `known`, the payment as the caller last saw it, saves the first attempt its read: the
      * write's version check catches a stale one, and a refusal or a no-op decided on it is
-     * decided again on a fresh read (`applyTo`).
+     * decided again on a fresh read (`applyTo`). `alongside` is written in the same transaction
+     * when the command changes the payment.
      */
     const apply = (
       invoiceID: string,
       id: string,
       command: PaymentCommand,
       extra: (p: PaymentRecord) => Partial<PaymentRecord> = () => ({}),
-      known?: PaymentRecord
+      known?: PaymentRecord,
+      alongside: Effect.Effect<void> = Effect.void
     ) =>
       Effect.suspend(() => {
         const read = knownFirst(known, load(invoiceID, id))
@@ -247,6 +249,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
           }
           if (after.capture?.cart !== undefined && after.status === "captured") after = { ...after, cart: after.capture.cart }
           if (!(yield* payments.update(after))) return yield* conflict()
+          yield* alongside
           yield* account(before, after)
           const settled = yield* settleInvoice(after, at)
           yield* appendEvent({ id: invoiceID, partyID: after.partyID }, [...changes, ...settled.changes])
@@ -280,8 +283,11 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       })
 
     /** `apply` to the payment as the caller holds it. */
-    const applyTo = (p: PaymentRecord, command: PaymentCommand, extra?: (p: PaymentRecord) => Partial<PaymentRecord>) =>
-      apply(p.invoiceID, p.id, command, extra, p)
+    const applyTo = (
+      p: PaymentRecord,
+      command: PaymentCommand,
+      options?: { readonly extra?: (p: PaymentRecord) => Partial<PaymentRecord>; readonly alongside?: Effect.Effect<void> }
+    ) => apply(p.invoiceID, p.id, command, options?.extra, p, options?.alongside)
 
     /** The tool the acquirer receives; card data comes from the vault only now. */
     const acquirerTool = (p: PaymentRecord) =>
@@ -289,11 +295,10 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
         const t = p.tool
         switch (t.type) {
           case "BankCard": {
-            const card = yield* vault.getCard(t.vaultToken)
-            if (Option.isNone(card)) return yield* Effect.dieMessage(`vault has no card for payment ${p.invoiceID}/${p.id}`)
-            const secret = p.vaultSession === undefined ? Option.none() : yield* vault.getSession(p.vaultSession)
-            const cvv = Option.getOrUndefined(secret)?.cvv
-            return { type: "BankCard", card: card.value, paymentSystem: t.paymentSystem, cvv } satisfies AcquirerTool
+            const stored = yield* vault.getCardAndSession(t.vaultToken, p.vaultSession)
+            if (Option.isNone(stored)) return yield* Effect.dieMessage(`vault has no card for payment ${p.invoiceID}/${p.id}`)
+            const { card, secret } = stored.value
+            return { type: "BankCard", card, paymentSystem: t.paymentSystem, cvv: Option.getOrUndefined(secret)?.cvv } satisfies AcquirerTool
           }
           case "Recurrent":
             return { type: "Recurrent", recurrentToken: t.recurrentToken } satisfies AcquirerTool
@@ -310,27 +315,25 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
     /** Records the acquirer's answer; answers the payment as it now stands. */
     const applyAuthorization = (p: PaymentRecord, result: AuthorizeResult) =>
       Effect.gen(function*() {
-        let after: PaymentRecord
+        // The CVV goes with the answer that ends its use, in the same transaction.
+        const alongside = p.vaultSession === undefined ? Effect.void : vault.deleteSession(p.vaultSession)
         switch (result._tag) {
           case "Authorized":
-            after = yield* applyTo(p, { _tag: "Authorized", transactionInfo: result.transaction }, () => ({
-              recurrentToken: result.recurrentToken
-            }))
-            break
+            return yield* applyTo(p, { _tag: "Authorized", transactionInfo: result.transaction }, {
+              extra: () => ({ recurrentToken: result.recurrentToken }),
+              alongside
+            })
           case "Declined":
-            after = yield* applyTo(p, { _tag: "Declined", error: result.error })
-            break
+            return yield* applyTo(p, { _tag: "Declined", error: result.error }, { alongside })
           case "InteractionRequired": {
             const interactionID = `${yield* ids.next}${yield* ids.next}`
             return yield* applyTo(
               p,
               { _tag: "InteractionRequested", userInteraction: interactionOf(interactionID) },
-              () => ({ interactionID })
+              { extra: () => ({ interactionID }) }
             )
           }
         }
-        if (p.vaultSession !== undefined) yield* vault.deleteSession(p.vaultSession)
-        return after
       })
 
     /**

@@ -39,6 +39,14 @@ export class CardVault extends Context.Tag("kassa/CardVault")<CardVault, {
   readonly putSession: (secret: SessionSecret, expiresAt: Date) => Effect.Effect<string>
   /** The secret, unless expired or erased. */
   readonly getSession: (id: string) => Effect.Effect<Option.Option<SessionSecret>>
+  /**
+   * The card and, when `session` is given, its secret unless expired or erased: what an
+   * authorisation needs, in one read.
+   */
+  readonly getCardAndSession: (
+    token: string,
+    session: string | undefined
+  ) => Effect.Effect<Option.Option<{ readonly card: CardData; readonly secret: Option.Option<SessionSecret> }>>
   /** Erases the secret (after authorisation). */
   readonly deleteSession: (id: string) => Effect.Effect<void>
   /** Starts encrypting with a new data key; older keys keep decrypting. */

@@ -7,6 +7,7 @@ import { type CardData, CardVault } from "@kassa/core/ports/CardVault"
 import * as Dialects from "@kassa/testing/Dialects"
 import * as TestDatabase from "@kassa/testing/TestDatabase"
 import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -168,6 +169,41 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(yield* vault.getSession(fresh), Option.none())
         yield* vault.deleteSession(fresh)
         assert.deepStrictEqual(yield* vault.getSession("nope"), Option.none())
+      }))
+
+    it.effect("getCardAndSession: the card with its live session's secret, in one read", () =>
+      Effect.gen(function*() {
+        const vault = yield* CardVault
+        const number = visa()
+        const stored = yield* vault.putCard(card(number))
+        const start = yield* Clock.currentTimeMillis
+        const session = yield* vault.putSession({ cvv: "123" }, new Date(start + 60_000))
+        assert.deepStrictEqual(
+          yield* vault.getCardAndSession(stored.token, session),
+          Option.some({ card: card(number), secret: Option.some({ cvv: "123" }) })
+        )
+        assert.deepStrictEqual(
+          yield* vault.getCardAndSession(stored.token, undefined),
+          Option.some({ card: card(number), secret: Option.none() })
+        )
+        assert.deepStrictEqual(yield* vault.getCardAndSession("nope", session), Option.none())
+        // a session of another key decrypts too; an expired or erased one is no secret
+        yield* vault.rotateKey
+        assert.deepStrictEqual(
+          Option.map(yield* vault.getCardAndSession(stored.token, session), (x) => x.secret),
+          Option.some(Option.some({ cvv: "123" }))
+        )
+        yield* TestClock.adjust("60 seconds")
+        assert.deepStrictEqual(
+          yield* vault.getCardAndSession(stored.token, session),
+          Option.some({ card: card(number), secret: Option.none() })
+        )
+        const other = yield* vault.putSession({ cvv: "456" }, new Date(start + 120_000))
+        yield* vault.deleteSession(other)
+        assert.deepStrictEqual(
+          Option.map(yield* vault.getCardAndSession(stored.token, other), (x) => x.secret),
+          Option.some(Option.none())
+        )
       }))
 
     it.effect("after rotateKey, cards from before and after decrypt; new ones use the new key", () =>

@@ -242,6 +242,11 @@ for (const dialect of Dialects.dialects()) {
         const sql = yield* SqlClient.SqlClient
         const timers = yield* sql<{ kind: string }>`SELECT kind FROM timers WHERE subject IN (${inv.id}, ${`${inv.id}/1`})`
         assert.deepStrictEqual(timers.map((t) => t.kind), [])
+        // the CVV went with the authorisation: its session is erased
+        const [payment] = yield* sql<{ data: unknown }>`SELECT data FROM payments WHERE invoice_id = ${inv.id} AND id = '1'`
+        const session = (typeof payment!.data === "string" ? JSON.parse(payment!.data) : payment!.data).vaultSession
+        assert.isString(session)
+        assert.strictEqual((yield* sql`SELECT 1 FROM vault_sessions WHERE id = ${session}`).length, 0)
       }))
 
     it.effect("each declining test card fails with its TEST_CARDS.md error; the invoice stays unpaid and takes the next payment", () =>

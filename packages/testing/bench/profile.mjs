@@ -163,6 +163,51 @@ export const summarizeProfile = (file, top = 25) => {
   return { totalMs, sampledMs, busyMs, functions, packages }
 }
 
+/**
+ * Inclusive time of the application's own frames (sources whose path matches `pattern`): each
+ * sample counts once for every distinct such function on its stack. Effect runs a generator's
+ * steps from its run loop, so a function's figure holds the synchronous work under it, not the
+ * effects it yields.
+ */
+export const inclusiveProfile = (file, pattern = /^packages\/|^@effect\/(platform|sql)/, top = 40) => {
+  const profile = JSON.parse(fs.readFileSync(file, "utf8"))
+  const perSample = profile.samples.length > 0 ? (profile.endTime - profile.startTime) / 1000 / profile.samples.length : 0
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
+  const parentOf = new Map()
+  for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id)
+  const labelOf = new Map()
+  const label = (node) => {
+    if (labelOf.has(node.id)) return labelOf.get(node.id)
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame
+    let result
+    if (url.startsWith("file://")) {
+      const pos = originalPosition(url, lineNumber, columnNumber)
+      const source = pos === undefined ? undefined : shortSource(pos.source)
+      if (source !== undefined && pattern.test(source)) result = `${functionName || "(anonymous)"} ${source}:${pos.line}`
+    }
+    labelOf.set(node.id, result)
+    return result
+  }
+  const stackLabels = new Map()
+  const labelsOf = (id) => {
+    if (stackLabels.has(id)) return stackLabels.get(id)
+    const parent = parentOf.get(id)
+    const set = new Set(parent === undefined ? [] : labelsOf(parent))
+    const own = label(byId.get(id))
+    if (own !== undefined) set.add(own)
+    stackLabels.set(id, set)
+    return set
+  }
+  let busy = 0
+  const totals = new Map()
+  for (const id of profile.samples) {
+    if (byId.get(id).callFrame.functionName === "(idle)") continue
+    busy += perSample
+    for (const l of labelsOf(id)) totals.set(l, (totals.get(l) ?? 0) + perSample)
+  }
+  return { busyMs: busy, functions: [...totals.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, ms]) => ({ name, ms })) }
+}
+
 const f1 = (n) => n.toFixed(1)
 
 /** Markdown for a summary: share of the busy (non-idle) time. */
@@ -187,8 +232,11 @@ export const profileMarkdown = (summary) => {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const file = process.argv[2]
   if (!file) {
-    console.error("usage: node profile.mjs <file.cpuprofile> [top]")
+    console.error("usage: node profile.mjs <file.cpuprofile> [top] [--inclusive]")
     process.exit(2)
   }
-  console.log(profileMarkdown(summarizeProfile(file, Number(process.argv[3] ?? 25))))
+  if (process.argv.includes("--inclusive")) {
+    const { busyMs, functions } = inclusiveProfile(file, undefined, Number(process.argv[3] ?? 40))
+    for (const f of functions) console.log(`${f1(f.ms).padStart(8)} ms ${f1((f.ms / busyMs) * 100).padStart(5)}%  ${f.name}`)
+  } else console.log(profileMarkdown(summarizeProfile(file, Number(process.argv[3] ?? 25))))
 }

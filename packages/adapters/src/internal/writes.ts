@@ -174,7 +174,7 @@ const flushBefore = (prior: Option.Option<Statement.Statement.Transformer>): Sta
   const transformer: Statement.Statement.Transformer = (statement, sql, refs, span) => {
     const held = FiberRefs.getOrDefault(refs, heldWrites)
     return held !== undefined && held.untilRead && held.statements.length > 0
-      ? Effect.zipRight(flush(held), next(statement, sql, refs, span))
+      ? Effect.zipRight(flush(held), Effect.suspend(() => next(statement, sql, refs, span)))
       : next(statement, sql, refs, span)
   }
   return Object.assign(transformer, { [flushing]: true })

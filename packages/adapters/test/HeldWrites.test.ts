@@ -1,0 +1,128 @@
+import { assert, layer } from "@effect/vitest"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Statement from "@effect/sql/Statement"
+import { RandomIds } from "@kassa/adapters"
+import { EventLog } from "@kassa/core/ports/EventLog"
+import { Timers } from "@kassa/core/ports/Timers"
+import { Transactions } from "@kassa/core/ports/Transactions"
+import { Dialects, TestKassa } from "@kassa/testing"
+import * as Effect from "effect/Effect"
+
+/** Runs `effect` counting the statements it sends (BEGIN and COMMIT are none). */
+const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.suspend(() => {
+    const texts: Array<string> = []
+    return effect.pipe(
+      Statement.withTransformer((statement) => {
+        texts.push(statement.compile()[0])
+        return Effect.succeed(statement)
+      }),
+      Effect.map((a) => [a, texts] as const)
+    )
+  })
+
+const event = (aggregateID: string, changes: ReadonlyArray<unknown>, first = false) => ({
+  aggregateType: "invoice",
+  aggregateID,
+  partyID: "p",
+  changes,
+  first
+})
+
+for (const dialect of Dialects.dialects()) {
+  layer(TestKassa.layer(dialect), { timeout: "60 seconds" })(`Held writes [${dialect}]`, (it) => {
+    it.effect("a transaction's events and timers go before its next read, which sees them, and before its COMMIT", () =>
+      Effect.gen(function*() {
+        const log = yield* EventLog
+        const timers = yield* Timers
+        const tx = yield* Transactions
+        const sql = yield* SqlClient.SqlClient
+        const x = `inv-${RandomIds.make()}`
+        yield* log.append(event(x, ["created"], true))
+        const [seen, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
+          yield* log.record(event(x, ["a"]))
+          yield* timers.schedule({ kind: "held.test", subject: x, dueAt: new Date(4_000_000_000_000), payload: null })
+          const seen = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
+          // two events of one aggregate never share a statement: they would read one head
+          yield* log.record(event(x, ["b"]))
+          yield* log.record(event(x, ["c"]))
+          yield* timers.cancel("held.test", x)
+          return seen.map((e) => [e.id, e.changes])
+        })))
+        assert.deepStrictEqual(seen, [[1, ["created"]], [2, ["a"]]])
+        const events = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
+        assert.deepStrictEqual(events.map((e) => [e.id, e.changes]), [[1, ["created"]], [2, ["a"]], [3, ["b"]], [4, ["c"]]])
+        const outbox = yield* sql<{ eventId: unknown }>`SELECT event_id FROM outbox WHERE aggregate_id = ${x} ORDER BY seq`
+        assert.deepStrictEqual(outbox.map((r) => Number(r.eventId)), [1, 2, 3, 4])
+        assert.strictEqual((yield* sql`SELECT 1 FROM timers WHERE kind = 'held.test' AND subject = ${x}`).length, 0)
+        if (dialect === "pg") {
+          // event a with the timer; the read; event b; event c with the timer's cancel
+          assert.strictEqual(texts.length, 4, texts.join("\n---\n"))
+          assert.match(texts[0]!, /INSERT INTO timers/)
+          assert.match(texts[3]!, /DELETE FROM timers/)
+        } else {
+          assert.isAbove(texts.length, 4)
+        }
+      }))
+
+    it.effect("a transaction that fails sends none of the writes it held", () =>
+      Effect.gen(function*() {
+        const log = yield* EventLog
+        const timers = yield* Timers
+        const tx = yield* Transactions
+        const sql = yield* SqlClient.SqlClient
+        const x = `inv-${RandomIds.make()}`
+        yield* log.append(event(x, ["created"], true))
+        const failed = yield* tx.withTransaction(Effect.gen(function*() {
+          yield* log.record(event(x, ["lost"]))
+          yield* timers.schedule({ kind: "held.test", subject: x, dueAt: new Date(4_000_000_000_000), payload: null })
+          return yield* Effect.fail("boom" as const)
+        })).pipe(Effect.flip)
+        assert.strictEqual(failed, "boom")
+        const events = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
+        assert.deepStrictEqual(events.map((e) => e.changes), [["created"]])
+        assert.strictEqual((yield* sql`SELECT 1 FROM timers WHERE kind = 'held.test' AND subject = ${x}`).length, 0)
+        // the number the lost event would have taken is the next one's
+        yield* log.record(event(x, ["next"]))
+        const after = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
+        assert.deepStrictEqual(after.map((e) => e.id), [1, 2])
+      }))
+
+    it.effect("a write the database refuses at the COMMIT fails the transaction, and its other writes with it", () =>
+      Effect.gen(function*() {
+        const log = yield* EventLog
+        const timers = yield* Timers
+        const tx = yield* Transactions
+        const sql = yield* SqlClient.SqlClient
+        const x = `inv-${RandomIds.make()}`
+        yield* log.append(event(x, ["created"], true))
+        const exit = yield* tx.withTransaction(Effect.gen(function*() {
+          yield* timers.schedule({ kind: "held.test", subject: x, dueAt: new Date(4_000_000_000_000), payload: null })
+          // a second first event of the aggregate: refused when the writes go
+          yield* log.record(event(x, ["again"], true))
+        })).pipe(Effect.exit)
+        assert.strictEqual(exit._tag, "Failure")
+        assert.strictEqual((yield* sql`SELECT 1 FROM timers WHERE kind = 'held.test' AND subject = ${x}`).length, 0)
+        const events = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
+        assert.deepStrictEqual(events.map((e) => e.changes), [["created"]])
+      }))
+
+    it.effect("a nested transaction reads what the outer one holds", () =>
+      Effect.gen(function*() {
+        const log = yield* EventLog
+        const tx = yield* Transactions
+        const x = `inv-${RandomIds.make()}`
+        yield* log.append(event(x, ["created"], true))
+        const inner = yield* tx.withTransaction(Effect.gen(function*() {
+          yield* log.record(event(x, ["outer"]))
+          return yield* tx.withTransaction(Effect.gen(function*() {
+            yield* log.record(event(x, ["inner"]))
+            return yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
+          }))
+        }))
+        assert.deepStrictEqual(inner.map((e) => e.changes), [["created"], ["outer"], ["inner"]])
+        const events = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
+        assert.deepStrictEqual(events.map((e) => e.id), [1, 2, 3])
+      }))
+  })
+}

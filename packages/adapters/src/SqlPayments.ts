@@ -155,7 +155,7 @@ export const layer = Layer.mergeAll(
       const sql = yield* SqlClient.SqlClient
       return {
         insert: (r) =>
-          sql`INSERT INTO payment_resources ${
+          write(sql`INSERT INTO payment_resources ${
             sql.insert({
               token: r.token,
               session: r.session,
@@ -164,7 +164,7 @@ export const layer = Layer.mergeAll(
               createdAt: r.createdAt.getTime(),
               validUntil: r.validUntil.getTime()
             })
-          }`.pipe(Effect.asVoid, Effect.orDie),
+          }`),
         findByToken: (token) =>
           sql`SELECT * FROM payment_resources WHERE token = ${token}`.pipe(
             Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(resourceFromRow))),

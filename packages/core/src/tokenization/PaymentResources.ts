@@ -21,6 +21,7 @@ import type {
 import { CardVault } from "../ports/CardVault.js"
 import { Ids } from "../ports/Ids.js"
 import { type PaymentResourceRecord, PaymentResourceRepository } from "../ports/PaymentResourceRepository.js"
+import { Transactions } from "../ports/Transactions.js"
 
 /** A payment tool token and its session live 64 minutes (the reference platform's default). @since 0.1.0 */
 export const TOKEN_LIFETIME_MS = 64 * 60_000
@@ -36,6 +37,7 @@ export class PaymentResources extends Effect.Service<PaymentResources>()("kassa/
     const vault = yield* CardVault
     const resources = yield* PaymentResourceRepository
     const ids = yield* Ids
+    const tx = yield* Transactions
 
     const tool = Traced.fn("PaymentResources.tool")(function*(params: PaymentResourceParams, now: Date, validUntil: Date) {
       const t = params.paymentTool
@@ -115,19 +117,25 @@ export class PaymentResources extends Effect.Service<PaymentResources>()("kassa/
     const create = Traced.fn("PaymentResources.create")(function*(partyID: string, params: PaymentResourceParams) {
       const now = new Date(yield* Clock.currentTimeMillis)
       const validUntil = new Date(now.getTime() + TOKEN_LIFETIME_MS)
-      const made = yield* tool(params, now, validUntil)
-      const record: PaymentResourceRecord = {
-        token: `pt.${yield* ids.next}${yield* ids.next}`,
-        session: `ps.${yield* ids.next}${yield* ids.next}`,
-        partyID,
-        tool: made.tool,
-        details: made.details,
-        clientInfo: params.clientInfo,
-        vaultSession: made.vaultSession,
-        createdAt: now,
-        validUntil
-      }
-      yield* resources.insert(record)
+      const token = `pt.${yield* ids.next}${yield* ids.next}`
+      const session = `ps.${yield* ids.next}${yield* ids.next}`
+      // The vault session and the resource naming it go as one write.
+      const record = yield* tx.atomicWrites(Effect.gen(function*() {
+        const made = yield* tool(params, now, validUntil)
+        const record: PaymentResourceRecord = {
+          token,
+          session,
+          partyID,
+          tool: made.tool,
+          details: made.details,
+          clientInfo: params.clientInfo,
+          vaultSession: made.vaultSession,
+          createdAt: now,
+          validUntil
+        }
+        yield* resources.insert(record)
+        return record
+      }))
       const result: PaymentResourceResult = {
         paymentToolToken: record.token,
         paymentSession: record.session,

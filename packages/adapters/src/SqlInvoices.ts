@@ -60,6 +60,10 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const one = (rows: ReadonlyArray<any>) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))
+    // SQLite runs one writer at a time: its transactions need no row locks.
+    const forUpdate = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE"), orElse: () => sql.literal("") })
+    const setColumns = (i: Invoice.InvoiceRecord) =>
+      sql`status = ${i.status}, active_payment_id = ${i.activePaymentID ?? null}, data = ${toJson(dataOf(i))}, version = ${i.version}`
     return {
       findById: (partyID, id) =>
         sql`SELECT * FROM invoices WHERE id = ${id} AND party_id = ${partyID}`.pipe(Effect.map(one), Effect.orDie),
@@ -84,12 +88,12 @@ export const layer = Layer.effect(
           })
         }`),
       update: (i) =>
-        sql`UPDATE invoices SET status = ${i.status}, active_payment_id = ${i.activePaymentID ?? null},
-            data = ${toJson(dataOf(i))}, version = ${i.version}
-            WHERE id = ${i.id} AND version = ${i.version - 1} RETURNING id`.pipe(
+        sql`UPDATE invoices SET ${setColumns(i)} WHERE id = ${i.id} AND version = ${i.version - 1} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
-        )
+        ),
+      findForUpdate: (id) => sql`SELECT * FROM invoices WHERE id = ${id} ${forUpdate}`.pipe(Effect.map(one), Effect.orDie),
+      overwrite: (i) => write(sql`UPDATE invoices SET ${setColumns(i)} WHERE id = ${i.id} AND version = ${i.version - 1}`)
     }
   })
 )

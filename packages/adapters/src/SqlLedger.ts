@@ -11,6 +11,7 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
 import * as Model from "@kassa/core/ledger/LedgerModel"
 import { type AccountKey, type Batch, Ledger, type Plan, type PlanState, type Posting } from "@kassa/core/ports/Ledger"
 import * as Effect from "effect/Effect"
@@ -18,7 +19,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { bool, int, json, opt, toJson } from "./internal/rows.js"
-import { writeAll } from "./internal/writes.js"
+import { touchingOnly, writeAll } from "./internal/writes.js"
 
 const accountFromRow = (r: any): Model.AccountState => ({
   id: int(r.id),
@@ -72,11 +73,16 @@ export const layer = Layer.effect(
       orElse: () => sql.literal("")
     })
 
+    // The ledger's statements touch its own tables only: a transaction's held writes to others
+    // (an invoice, an event) may wait past them.
+    const ledgerOnly = <S extends Statement.Statement<any>>(statement: S) =>
+      touchingOnly(["ledger_plans", "ledger_batches", "ledger_accounts"], statement)
+
     /** The plan's state and batches, one read; on PostgreSQL the plan row is locked. */
     const readPlan = (planID: string, lock: boolean) =>
-      sql`SELECT p.state, b.batch_id, b.postings FROM ledger_plans p
+      ledgerOnly(sql`SELECT p.state, b.batch_id, b.postings FROM ledger_plans p
           LEFT JOIN ledger_batches b ON b.plan_id = p.id
-          WHERE p.id = ${planID} ORDER BY b.batch_id ${lock ? forUpdateOfPlan : sql.literal("")}`.pipe(
+          WHERE p.id = ${planID} ORDER BY b.batch_id ${lock ? forUpdateOfPlan : sql.literal("")}`).pipe(
         Effect.map((rows: ReadonlyArray<any>) =>
           rows.length === 0 ? Option.none<{ state: PlanState; batches: ReadonlyArray<Batch> }>() : Option.some({
             state: rows[0].state as PlanState,
@@ -105,8 +111,8 @@ export const layer = Layer.effect(
     const lockAccounts = (ids: ReadonlyArray<number>) =>
       ids.length === 0
         ? Effect.succeed(new Map<number, Model.AccountState>())
-        : sql`SELECT id, currency, own, min_diff, max_diff FROM ledger_accounts
-              WHERE id IN ${sql.in(ids)} ORDER BY id ${forUpdate}`.pipe(Effect.map(accountsById))
+        : ledgerOnly(sql`SELECT id, currency, own, min_diff, max_diff FROM ledger_accounts
+              WHERE id IN ${sql.in(ids)} ORDER BY id ${forUpdate}`).pipe(Effect.map(accountsById))
 
     /**
      * PostgreSQL: opens a plan and locks its accounts in one statement. None when nothing came
@@ -116,10 +122,10 @@ export const layer = Layer.effect(
     const openLocking = (planID: string, ids: ReadonlyArray<number>) =>
       sql.onDialectOrElse({
         pg: () =>
-          ids.length === 0 ? Effect.succeedNone : sql`WITH opened AS (
+          ids.length === 0 ? Effect.succeedNone : ledgerOnly(sql`WITH opened AS (
               INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })} ON CONFLICT DO NOTHING RETURNING id)
             SELECT id, currency, own, min_diff, max_diff FROM ledger_accounts
-            WHERE id IN ${sql.in(ids)} AND EXISTS (SELECT 1 FROM opened) ORDER BY id FOR UPDATE`.pipe(
+            WHERE id IN ${sql.in(ids)} AND EXISTS (SELECT 1 FROM opened) ORDER BY id FOR UPDATE`).pipe(
             Effect.map((rows) => rows.length === 0 ? Option.none() : Option.some(accountsById(rows)))
           ),
         orElse: () => Effect.succeedNone
@@ -205,8 +211,8 @@ export const layer = Layer.effect(
             plan = Option.some(fresh)
             accounts = openedLocking.value
           } else {
-            const opened = yield* sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })}
-              ON CONFLICT DO NOTHING RETURNING id`
+            const opened = yield* ledgerOnly(sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })}
+              ON CONFLICT DO NOTHING RETURNING id`)
             plan = opened.length > 0 ? Option.some(fresh) : yield* readPlan(planID, true)
             accounts = yield* lockAccounts(ids)
           }

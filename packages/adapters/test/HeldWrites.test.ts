@@ -3,6 +3,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Statement from "@effect/sql/Statement"
 import { RandomIds } from "@kassa/adapters"
 import { EventLog } from "@kassa/core/ports/EventLog"
+import { Ledger } from "@kassa/core/ports/Ledger"
 import { Timers } from "@kassa/core/ports/Timers"
 import { Transactions } from "@kassa/core/ports/Transactions"
 import { Dialects, TestKassa } from "@kassa/testing"
@@ -62,6 +63,33 @@ for (const dialect of Dialects.dialects()) {
           assert.match(texts[3]!, /DELETE FROM timers/)
         } else {
           assert.isAbove(texts.length, 4)
+        }
+      }))
+
+    it.effect("a read confined to other tables (the ledger's) lets the held writes wait; one of their table sends them first", () =>
+      Effect.gen(function*() {
+        const log = yield* EventLog
+        const timers = yield* Timers
+        const ledger = yield* Ledger
+        const tx = yield* Transactions
+        const sql = yield* SqlClient.SqlClient
+        const x = `inv-${RandomIds.make()}`
+        yield* log.append(event(x, ["created"], true))
+        const [seen, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
+          yield* timers.schedule({ kind: "held.test", subject: x, dueAt: new Date(4_000_000_000_000), payload: null })
+          yield* log.record(event(x, ["a"]))
+          const plan = yield* ledger.plan(`plan-${x}`)
+          const seen = yield* sql`SELECT 1 FROM timers WHERE kind = 'held.test' AND subject = ${x}`
+          return [plan._tag, seen.length]
+        })))
+        assert.deepStrictEqual(seen, ["None", 1])
+        const events = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
+        assert.deepStrictEqual(events.map((e) => e.changes), [["created"], ["a"]])
+        if (dialect === "pg") {
+          assert.strictEqual(texts.length, 3, texts.join("\n---\n"))
+          assert.match(texts[0]!, /FROM ledger_plans/)
+          assert.match(texts[1]!, /INSERT INTO timers/)
+          assert.match(texts[2]!, /FROM timers/)
         }
       }))
 

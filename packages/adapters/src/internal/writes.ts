@@ -161,6 +161,25 @@ export const holdingWrites = <A, E, R>(sql: SqlClient.SqlClient, effect: Effect.
     return Effect.locally(effect, heldWrites, held).pipe(Effect.tap(() => flush(held)))
   })
 
+/** Statements declared to touch only some tables, and those tables. */
+const confined = new WeakMap<Statement.Statement<unknown>, ReadonlyArray<string>>()
+
+/**
+ * @internal
+ * Declares that `statement` reads (and writes) only `tables`, none of them written by a trigger
+ * of another table: a transaction's held writes to other tables may then wait past it.
+ */
+export const touchingOnly = <S extends Statement.Statement<any>>(tables: ReadonlyArray<string>, statement: S): S => {
+  confined.set(statement, tables)
+  return statement
+}
+
+/** Whether `statement` may run before the writes `held` holds. */
+const independent = (statement: Statement.Statement<unknown>, held: Held): boolean => {
+  const tables = confined.get(statement)
+  return tables !== undefined && !tables.some((table) => held.tables.has(table))
+}
+
 const flushing = Symbol.for("kassa/writes/flushing")
 
 /**
@@ -173,7 +192,7 @@ const flushBefore = (prior: Option.Option<Statement.Statement.Transformer>): Sta
     : (statement) => Effect.succeed(statement)
   const transformer: Statement.Statement.Transformer = (statement, sql, refs, span) => {
     const held = FiberRefs.getOrDefault(refs, heldWrites)
-    return held !== undefined && held.untilRead && held.statements.length > 0
+    return held !== undefined && held.untilRead && held.statements.length > 0 && !independent(statement, held)
       ? Effect.zipRight(flush(held), Effect.suspend(() => next(statement, sql, refs, span)))
       : next(statement, sql, refs, span)
   }

@@ -176,7 +176,8 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
           : undefined
         const none = { changes: [] as ReadonlyArray<InvoiceChange>, ended: [] as ReadonlyArray<TimerKey> }
         if (outcome === undefined) return none
-        const invoice = yield* invoiceRepo.findByIdUnscoped(after.invoiceID).pipe(Effect.flatMap(Effect.orDie))
+        // Locked till the transaction ends: its write needs no answer, and goes with the others.
+        const invoice = yield* invoiceRepo.findForUpdate(after.invoiceID).pipe(Effect.flatMap(Effect.orDie))
         const command: InvoiceCommand = { _tag: "SettlePayment", paymentID: after.id, outcome }
         const decision = decideInvoice(invoice, command, at)
         if (Either.isLeft(decision)) return yield* Effect.die(decision.left)
@@ -189,7 +190,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
           activePaymentID: state.activePaymentID,
           version: invoice.version + 1
         }
-        if (!(yield* invoiceRepo.update(updated))) return yield* new VersionConflict({ what: `invoice ${invoice.id}` })
+        yield* invoiceRepo.overwrite(updated)
         return { changes, ended: updated.status !== "unpaid" ? [{ kind: DUE_TIMER, subject: invoice.id }] : [] }
       })
 
@@ -249,9 +250,10 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
           }
           if (after.capture?.cart !== undefined && after.status === "captured") after = { ...after, cart: after.capture.cart }
           if (!(yield* payments.update(after))) return yield* conflict()
-          yield* alongside
-          yield* account(before, after)
+          // the invoice before the ledger, whose reads leave the invoice's write waiting
           const settled = yield* settleInvoice(after, at)
+          yield* account(before, after)
+          yield* alongside
           yield* appendEvent({ id: invoiceID, partyID: after.partyID }, [...changes, ...settled.changes])
           const subject = subjectOf(invoiceID, id)
           // The payer's time to answer a challenge runs with the state that asks for it, in the

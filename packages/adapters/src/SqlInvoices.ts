@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { date, int, json, opt, optString, toJson } from "./internal/rows.js"
-import { write } from "./internal/writes.js"
+import { touchingOnly, write } from "./internal/writes.js"
 
 type Record = Invoice.InvoiceRecord
 
@@ -92,7 +92,8 @@ export const layer = Layer.effect(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
-      findForUpdate: (id) => sql`SELECT * FROM invoices WHERE id = ${id} ${forUpdate}`.pipe(Effect.map(one), Effect.orDie),
+      findForUpdate: (id) =>
+        touchingOnly(["invoices"], sql`SELECT * FROM invoices WHERE id = ${id} ${forUpdate}`).pipe(Effect.map(one), Effect.orDie),
       overwrite: (i) => write(sql`UPDATE invoices SET ${setColumns(i)} WHERE id = ${i.id} AND version = ${i.version - 1}`)
     }
   })

@@ -167,13 +167,13 @@ export const layer = Layer.effect(
           const cacheKey = `${row.kind}\u0000${row.partyId}\u0000${row.shopId}\u0000${row.currency}`
           const known = knownIds.get(cacheKey)
           if (known !== undefined) return known
-          const find = sql<{ id: unknown; committed: unknown }>`SELECT id, ${committed} AS committed FROM ledger_accounts WHERE kind = ${row.kind}
-            AND party_id = ${row.partyId} AND shop_id = ${row.shopId} AND currency = ${row.currency}`
+          const find = ledgerOnly(sql<{ id: unknown; committed: unknown }>`SELECT id, ${committed} AS committed FROM ledger_accounts WHERE kind = ${row.kind}
+            AND party_id = ${row.partyId} AND shop_id = ${row.shopId} AND currency = ${row.currency}`)
           // Accounts are opened once and read ever after: read first, open only when missing.
           let rows = yield* find
           if (rows.length === 0) {
-            yield* sql`INSERT INTO ledger_accounts ${sql.insert({ ...row, own: 0, minDiff: 0, maxDiff: 0 })}
-                     ON CONFLICT DO NOTHING`
+            yield* ledgerOnly(sql`INSERT INTO ledger_accounts ${sql.insert({ ...row, own: 0, minDiff: 0, maxDiff: 0 })}
+                     ON CONFLICT DO NOTHING`)
             rows = yield* find
           }
           if (rows.length === 0) return yield* Effect.dieMessage(`Ledger.account: the ${key.kind} account was not opened`)
@@ -188,7 +188,7 @@ export const layer = Layer.effect(
 
       balance: (id) =>
         Number.isSafeInteger(id)
-          ? sql`SELECT * FROM ledger_accounts WHERE id = ${id}`.pipe(
+          ? ledgerOnly(sql`SELECT * FROM ledger_accounts WHERE id = ${id}`).pipe(
             Effect.map((rows) =>
               Option.fromNullable(rows[0]).pipe(Option.map((r) => {
                 const account = accountFromRow(r)

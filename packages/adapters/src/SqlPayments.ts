@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
 import type { PaymentRecord } from "@kassa/core/payment/Payment"
 import { PaymentRepository } from "@kassa/core/ports/PaymentRepository"
 import { type PaymentResourceRecord, PaymentResourceRepository } from "@kassa/core/ports/PaymentResourceRepository"
@@ -11,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { date, int, json, optString, toJson } from "./internal/rows.js"
-import { write } from "./internal/writes.js"
+import { touchingOnly, write } from "./internal/writes.js"
 
 const revive = (d: Date | string | undefined): Date | undefined => (d === undefined ? undefined : new Date(d))
 
@@ -102,16 +103,17 @@ export const layer = Layer.mergeAll(
       const sql = yield* SqlClient.SqlClient
       const one = (rows: ReadonlyArray<any>) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))
       const own = sql.literal(columns)
+      const read = <S extends Statement.Statement<any>>(statement: S) => touchingOnly(["payments"], statement)
       return {
         findById: (invoiceID, id) =>
-          sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+          read(sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id}`).pipe(Effect.map(one), Effect.orDie),
         findOfParty: (partyID, invoiceID, id) =>
-          sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id} AND party_id = ${partyID}`.pipe(
+          read(sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id} AND party_id = ${partyID}`).pipe(
             Effect.map(one),
             Effect.orDie
           ),
         listByInvoice: (invoiceID) =>
-          sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} ORDER BY created_at, id`.pipe(
+          read(sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} ORDER BY created_at, id`).pipe(
             Effect.map((rows) => rows.map(fromRow).sort((a, b) => Number(a.id) - Number(b.id))),
             Effect.orDie
           ),

@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
 import type { ChargebackRecord } from "@kassa/core/chargeback/Chargeback"
 import { ChargebackRepository } from "@kassa/core/ports/ChargebackRepository"
 import { RefundRepository } from "@kassa/core/ports/RefundRepository"
@@ -12,7 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { date, int, json, opt, optString, toJson } from "./internal/rows.js"
-import { write } from "./internal/writes.js"
+import { touchingOnly, write } from "./internal/writes.js"
 
 const refundData = (r: RefundRecord) => ({ reason: r.reason, cart: r.cart, allocation: r.allocation, error: r.error })
 
@@ -54,6 +55,9 @@ const chargebackFromRow = (r: any): ChargebackRecord => ({
   version: int(r.version)
 })
 
+/** Reads of one table, which a transaction's held writes to others may wait past. */
+const reading = (table: string) => <S extends Statement.Statement<any>>(statement: S) => touchingOnly([table], statement)
+
 const byNumber = <A extends { readonly id: string }>(rows: Array<A>) =>
   rows.sort((a, b) => Number(a.id) - Number(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 
@@ -63,14 +67,15 @@ export const layer = Layer.mergeAll(
     RefundRepository,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const read = reading("refunds")
       return {
         findById: (invoiceID, paymentID, id) =>
-          sql`SELECT * FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}`.pipe(
+          read(sql`SELECT * FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}`).pipe(
             Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(refundFromRow))),
             Effect.orDie
           ),
         listByPayment: (invoiceID, paymentID) =>
-          sql`SELECT * FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}`.pipe(
+          read(sql`SELECT * FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}`).pipe(
             Effect.map((rows) => byNumber(rows.map(refundFromRow))),
             Effect.orDie
           ),
@@ -103,15 +108,16 @@ export const layer = Layer.mergeAll(
     ChargebackRepository,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const read = reading("chargebacks")
       return {
         findById: (invoiceID, paymentID, id) =>
-          sql`SELECT * FROM chargebacks WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}`.pipe(
+          read(sql`SELECT * FROM chargebacks WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}`).pipe(
             Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(chargebackFromRow))),
             Effect.orDie
           ),
         listByPayment: (invoiceID, paymentID) =>
-          sql`SELECT * FROM chargebacks WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}
-              ORDER BY created_at, id`.pipe(Effect.map((rows) => rows.map(chargebackFromRow)), Effect.orDie),
+          read(sql`SELECT * FROM chargebacks WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}
+              ORDER BY created_at, id`).pipe(Effect.map((rows) => rows.map(chargebackFromRow)), Effect.orDie),
         insert: (c) =>
           sql`INSERT INTO chargebacks ${
             sql.insert({

@@ -17,7 +17,7 @@ import { BusinessError, NotFound } from "../Errors.js"
 import { PartyID, ShopID } from "../Ids.js"
 import { canonicalJson, canonicalSet } from "../internal/canonical.js"
 import { replay as replayIdempotent } from "../internal/idempotent.js"
-import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import { knownFirst, retryOnConflict, VersionConflict } from "../internal/optimistic.js"
 import * as Traced from "../internal/traced.js"
 import { InvoiceChange } from "../invoice/InvoiceChange.js"
 import { AGGREGATE as INVOICE } from "../invoice/InvoiceService.js"
@@ -147,109 +147,122 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
           ? new Set<string>()
           : new Set((yield* shops.list(PartyID.make(partyID))).map((s) => s.id as string))
 
-        const created = yield* retryOnConflict(tx.withTransaction(Effect.gen(function*() {
-          const p = yield* paymentRepo.findById(invoiceID, paymentID).pipe(Effect.flatMap(Effect.orDie))
-          if (p.status !== "captured") {
-            return yield* BusinessError.of("invalidPaymentStatus", `Cannot refund a payment in status ${p.status}`)
-          }
-          const cbs = yield* chargebacks.listByPayment(invoiceID, paymentID)
-          if (cbs.some((c) => c.status === "pending")) {
-            return yield* BusinessError.of("chargebackInProgress", "A chargeback of this payment is in progress")
-          }
-          const existing = yield* refunds.listByPayment(invoiceID, paymentID)
-          const left = remaining(p.amount, existing, chargedBackOf(cbs))
-          if (params.currency !== undefined && params.currency !== p.currency) {
-            return yield* BusinessError.of("inconsistentRefundCurrency", `Correct currency: ${p.currency}`)
-          }
-          let cart: ReadonlyArray<Cart.InvoiceLine> | undefined
-          let amount = params.amount
-          if (params.cart !== undefined) {
-            const made = Cart.make(params.cart)
-            if (Either.isLeft(made)) return yield* made.left
-            cart = made.right
-            const cartTotal = Cart.total(cart)!
-            amount = amount ?? left - cartTotal
-            if (left - amount !== cartTotal) {
-              return yield* BusinessError.of(
-                "invalidInvoiceCart",
-                `cart: the final cart totals ${cartTotal}, but ${left - amount} would remain`
-              )
+        // The payment just read decides the first attempt; a refusal decided on it is decided
+        // again on a fresh read, and the payment's version check catches a stale acceptance.
+        const read = knownFirst(payment, paymentRepo.findById(invoiceID, paymentID).pipe(Effect.flatMap(Effect.orDie)))
+        const created = yield* retryOnConflict(tx.withTransaction(Effect.flatMap(read, ({ stale, value: p }) =>
+          Effect.gen(function*() {
+            if (p.status !== "captured") {
+              return yield* BusinessError.of("invalidPaymentStatus", `Cannot refund a payment in status ${p.status}`)
             }
-          }
-          amount = amount ?? left
-          if (amount <= 0 || amount > left) {
-            return yield* BusinessError.of("invoicePaymentAmountExceeded", `Max amount: ${left}`)
-          }
-          let allocation: ReadonlyArray<Allocation.AllocationTransaction> | undefined
-          if (params.allocation !== undefined) {
-            const made = Allocation.make(params.allocation, {
+            const cbs = yield* chargebacks.listByPayment(invoiceID, paymentID)
+            if (cbs.some((c) => c.status === "pending")) {
+              return yield* BusinessError.of("chargebackInProgress", "A chargeback of this payment is in progress")
+            }
+            const existing = yield* refunds.listByPayment(invoiceID, paymentID)
+            const left = remaining(p.amount, existing, chargedBackOf(cbs))
+            if (params.currency !== undefined && params.currency !== p.currency) {
+              return yield* BusinessError.of("inconsistentRefundCurrency", `Correct currency: ${p.currency}`)
+            }
+            let cart: ReadonlyArray<Cart.InvoiceLine> | undefined
+            let amount = params.amount
+            if (params.cart !== undefined) {
+              const made = Cart.make(params.cart)
+              if (Either.isLeft(made)) return yield* made.left
+              cart = made.right
+              const cartTotal = Cart.total(cart)!
+              amount = amount ?? left - cartTotal
+              if (left - amount !== cartTotal) {
+                return yield* BusinessError.of(
+                  "invalidInvoiceCart",
+                  `cart: the final cart totals ${cartTotal}, but ${left - amount} would remain`
+                )
+              }
+            }
+            amount = amount ?? left
+            if (amount <= 0 || amount > left) {
+              return yield* BusinessError.of("invoicePaymentAmountExceeded", `Max amount: ${left}`)
+            }
+            let allocation: ReadonlyArray<Allocation.AllocationTransaction> | undefined
+            if (params.allocation !== undefined) {
+              const made = Allocation.make(params.allocation, {
+                shopID: p.shopID,
+                amount,
+                currency: p.currency,
+                partyShops,
+                allowed: institution.terms.allocationAllowed
+              })
+              if (Either.isLeft(made)) return yield* made.left
+              allocation = made.right
+              const total = allocation.reduce((a, t) => a + (t.allocationBodyType === "AllocationBodyAmount" ? t.amount : t.total), 0)
+              if (total !== amount) {
+                return yield* BusinessError.of("invalidAllocation", `allocation: totals ${total}, the refund is ${amount}`)
+              }
+            }
+            const id = String(existing.length + 1)
+            if (key !== undefined) {
+              const prior = yield* idempotency.claim(key, { entityID: `${invoiceID}/${paymentID}/${id}`, fingerprint: fp })
+              if (Option.isSome(prior)) return { refund: yield* replay(prior.value), fresh: false }
+            }
+            // Serialises refunds of one payment: a concurrent one loses this write and retries.
+            if (!(yield* paymentRepo.update({ ...p, version: p.version + 1 }))) {
+              return yield* new VersionConflict({ what: `payment ${invoiceID}/${paymentID}` })
+            }
+            const refund: RefundRecord = {
+              id,
+              invoiceID,
+              paymentID,
+              partyID,
               shopID: p.shopID,
+              ...(params.externalID === undefined ? {} : { externalID: params.externalID }),
+              createdAt: at,
               amount,
               currency: p.currency,
-              partyShops,
-              allowed: institution.terms.allocationAllowed
+              ...(params.reason === undefined ? {} : { reason: params.reason }),
+              ...(cart === undefined ? {} : { cart }),
+              ...(allocation === undefined ? {} : { allocation }),
+              status: "pending",
+              fee: institution.terms.fees.refund.fixed,
+              version: 1
+            }
+            yield* refunds.insert(refund)
+            const plan = yield* postings(p, refund)
+            yield* ledger.hold(planOf(refund), { id: 1, postings: plan.postings })
+            for (const account of new Set(plan.postings.map((x) => x.from))) {
+              const balance = yield* ledger.balance(account)
+              if (Option.isSome(balance) && balance.value.minAvailable < 0) {
+                return yield* BusinessError.of("insufficentAccountBalance", "The shop's balance does not cover the refund")
+              }
+            }
+            yield* append(partyID, invoiceID, [{ changeType: "RefundStarted", paymentID, refund: toRefund(refund) }])
+            yield* timers.schedule({
+              kind: ADVANCE_TIMER,
+              subject: subjectOf(refund),
+              dueAt: new Date(at.getTime() + settings.recoveryDelayMs),
+              payload: null
             })
-            if (Either.isLeft(made)) return yield* made.left
-            allocation = made.right
-            const total = allocation.reduce((a, t) => a + (t.allocationBodyType === "AllocationBodyAmount" ? t.amount : t.total), 0)
-            if (total !== amount) {
-              return yield* BusinessError.of("invalidAllocation", `allocation: totals ${total}, the refund is ${amount}`)
-            }
-          }
-          const id = String(existing.length + 1)
-          if (key !== undefined) {
-            const prior = yield* idempotency.claim(key, { entityID: `${invoiceID}/${paymentID}/${id}`, fingerprint: fp })
-            if (Option.isSome(prior)) return { refund: yield* replay(prior.value), fresh: false }
-          }
-          // Serialises refunds of one payment: a concurrent one loses this write and retries.
-          if (!(yield* paymentRepo.update({ ...p, version: p.version + 1 }))) {
-            return yield* new VersionConflict({ what: `payment ${invoiceID}/${paymentID}` })
-          }
-          const refund: RefundRecord = {
-            id,
-            invoiceID,
-            paymentID,
-            partyID,
-            shopID: p.shopID,
-            ...(params.externalID === undefined ? {} : { externalID: params.externalID }),
-            createdAt: at,
-            amount,
-            currency: p.currency,
-            ...(params.reason === undefined ? {} : { reason: params.reason }),
-            ...(cart === undefined ? {} : { cart }),
-            ...(allocation === undefined ? {} : { allocation }),
-            status: "pending",
-            fee: institution.terms.fees.refund.fixed,
-            version: 1
-          }
-          yield* refunds.insert(refund)
-          const plan = yield* postings(p, refund)
-          yield* ledger.hold(planOf(refund), { id: 1, postings: plan.postings })
-          for (const account of new Set(plan.postings.map((x) => x.from))) {
-            const balance = yield* ledger.balance(account)
-            if (Option.isSome(balance) && balance.value.minAvailable < 0) {
-              return yield* BusinessError.of("insufficentAccountBalance", "The shop's balance does not cover the refund")
-            }
-          }
-          yield* append(partyID, invoiceID, [{ changeType: "RefundStarted", paymentID, refund: toRefund(refund) }])
-          yield* timers.schedule({
-            kind: ADVANCE_TIMER,
-            subject: subjectOf(refund),
-            dueAt: new Date(at.getTime() + settings.recoveryDelayMs),
-            payload: null
-          })
-          return { refund, fresh: true }
-        })))
+            return { refund, fresh: true }
+          }).pipe(
+            Effect.catchIf(
+              (e) => stale && e instanceof BusinessError,
+              () => new VersionConflict({ what: `payment ${invoiceID}/${paymentID}` })
+            )
+          ))))
         if (created.fresh) yield* tx.background(advance(invoiceID, paymentID, created.refund.id, created.refund))
         return created.refund
       }
     )
 
     /** Settles a refund with the acquirer's answer, atomically with the ledger and the events. */
-    const settle = (invoiceID: string, paymentID: string, id: string, outcome: { readonly error?: { code: string; message: string } }) =>
-      retryOnConflict(tx.withTransaction(Effect.gen(function*() {
-        const r = yield* load(invoiceID, paymentID, id)
-        if (r.status !== "pending") return r
+    const settle = (
+      known: RefundRecord,
+      outcome: { readonly error?: { code: string; message: string } }
+    ) => {
+      const { invoiceID, paymentID, id } = known
+      const read = knownFirst(known, load(invoiceID, paymentID, id))
+      return retryOnConflict(tx.withTransaction(Effect.gen(function*() {
+        const { stale, value: r } = yield* read
+        if (r.status !== "pending") return stale ? yield* new VersionConflict({ what: `refund ${subjectOf(r)}` }) : r
         const updated: RefundRecord = outcome.error === undefined
           ? { ...r, status: "succeeded", version: r.version + 1 }
           : { ...r, status: "failed", error: outcome.error, version: r.version + 1 }
@@ -278,6 +291,7 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
         yield* timers.cancel(ADVANCE_TIMER, subjectOf(r))
         return updated
       })))
+    }
 
     const advance = (invoiceID: string, paymentID: string, id: string, known?: RefundRecord): Effect.Effect<void> =>
       Effect.gen(function*() {
@@ -285,9 +299,7 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
         if (r.status !== "pending") return yield* timers.cancel(ADVANCE_TIMER, subjectOf(r))
         const result = yield* acquirer.refund(`${invoiceID}.${paymentID}`, id, r.amount, r.currency)
         yield* settle(
-          invoiceID,
-          paymentID,
-          id,
+          r,
           result._tag === "Done" ? {} : { error: { code: result.error.code, message: result.message } }
         )
       }).pipe(

@@ -74,6 +74,12 @@ export const layer = Layer.mergeAll(
             Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(refundFromRow))),
             Effect.orDie
           ),
+        findOfParty: (partyID, invoiceID, paymentID, id) =>
+          read(sql`SELECT * FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}
+              AND party_id = ${partyID}`).pipe(
+            Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(refundFromRow))),
+            Effect.orDie
+          ),
         listByPayment: (invoiceID, paymentID) =>
           read(sql`SELECT * FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}`).pipe(
             Effect.map((rows) => byNumber(rows.map(refundFromRow))),

@@ -626,6 +626,13 @@ for (const dialect of Dialects.dialects()) {
         const wire = yield* call("GET", `/v2/processing/invoices/${path.invoiceID}/payments/${path.paymentID}/refunds/${r.id}`, other.apiKey)
         assert.strictEqual(wire.status, 404)
         assert.deepStrictEqual(Object.keys(wire.json), ["message"])
+        // the message names what is missing: another party's invoice reads as missing
+        const refundPath = (invoiceID: string, paymentID: string, refundID: string) =>
+          `/v2/processing/invoices/${invoiceID}/payments/${paymentID}/refunds/${refundID}`
+        assert.match(wire.json.message, /^Invoice not found/)
+        assert.match((yield* call("GET", refundPath(path.invoiceID, path.paymentID, "999"), m.apiKey)).json.message, /^Refund not found/)
+        assert.match((yield* call("GET", refundPath(path.invoiceID, "99", r.id), m.apiKey)).json.message, /^Payment not found/)
+        assert.match((yield* call("GET", refundPath("no-such-invoice", path.paymentID, r.id), m.apiKey)).json.message, /^Invoice not found/)
         assert.deepStrictEqual(yield* api.Refunds.getRefunds({ path }), [r])
 
         const url = `/v2/processing/invoices/${path.invoiceID}/payments/${path.paymentID}/refunds`

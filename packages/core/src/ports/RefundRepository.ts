@@ -11,6 +11,13 @@ import type { RefundRecord } from "../refund/Refund.js"
 /** @since 0.1.0 @category tags */
 export class RefundRepository extends Context.Tag("kassa/RefundRepository")<RefundRepository, {
   readonly findById: (invoiceID: string, paymentID: string, id: string) => Effect.Effect<Option.Option<RefundRecord>>
+  /** The refund when it is `partyID`'s: a scoped read in one look-up. */
+  readonly findOfParty: (
+    partyID: string,
+    invoiceID: string,
+    paymentID: string,
+    id: string
+  ) => Effect.Effect<Option.Option<RefundRecord>>
   readonly listByPayment: (invoiceID: string, paymentID: string) => Effect.Effect<ReadonlyArray<RefundRecord>>
   readonly insert: (refund: RefundRecord) => Effect.Effect<void>
   /** Writes `refund` if the stored version is still `refund.version - 1`; answers whether it did. */

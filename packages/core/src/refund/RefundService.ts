@@ -72,8 +72,11 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
         Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Refund", id)))
 
     const get = Traced.fn("RefundService.get")(function*(partyID: string, invoiceID: string, paymentID: string, id: string) {
+      const found = yield* refunds.findOfParty(partyID, invoiceID, paymentID, id)
+      if (Option.isSome(found)) return found.value
+      // which of invoice, payment and refund is missing (another party's reads as missing)
       yield* payments.get(partyID, invoiceID, paymentID)
-      return yield* load(invoiceID, paymentID, id)
+      return yield* NotFound.of("Refund", id)
     })
 
     const list = Traced.fn("RefundService.list")(function*(partyID: string, invoiceID: string, paymentID: string) {

@@ -201,12 +201,15 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
         fromTemplate?: { readonly invoiceTemplateID: string; readonly features: unknown }
       ) {
         const invoiceTemplateID = fromTemplate?.invoiceTemplateID
-        const fp = fromTemplate === undefined
-          ? fingerprint(params)
-          : canonicalJson({ invoiceTemplateID, features: fromTemplate.features })
         const key = params.externalID === undefined
           ? undefined
           : { partyID: caller, operation: OPERATION, externalID: params.externalID }
+        // Only an externalID's request is compared with an earlier one.
+        const fp = key === undefined
+          ? ""
+          : fromTemplate === undefined
+          ? fingerprint(params)
+          : canonicalJson({ invoiceTemplateID, features: fromTemplate.features })
         const replay = (record: IdempotencyRecord) =>
           replayIdempotent(params.externalID!, fp, record, (entityID) => get(caller, entityID))
         if (key !== undefined) {

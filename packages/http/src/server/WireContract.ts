@@ -78,10 +78,11 @@ export const layer = HttpApiBuilder.middleware(
         }
 
         let handled = app.pipe(
-          Effect.provideService(HttpServerRequest.HttpServerRequest, request),
           HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
           Statements.withWork(operation)
         )
+        // (each service provided copies the request's whole context)
+        if (request !== original) handled = Effect.provideService(handled, HttpServerRequest.HttpServerRequest, request)
         const deadlineText = original.headers["x-request-deadline"]
         if (deadlineText !== undefined && deadlineText.length <= 40) {
           const now = new Date(yield* Clock.currentTimeMillis)

@@ -30,24 +30,42 @@ const event = (aggregateID: string, changes: ReadonlyArray<unknown>, first = fal
   first
 })
 
+/** The services, and an aggregate with its first event. */
+const fresh = Effect.gen(function*() {
+  const log = yield* EventLog
+  const x = `inv-${RandomIds.make()}`
+  yield* log.append(event(x, ["created"], true))
+  return { log, x, timers: yield* Timers, tx: yield* Transactions, sql: yield* SqlClient.SqlClient }
+})
+
+const TIMER = "held.test"
+
+const scheduleTimer = (subject: string) =>
+  Effect.flatMap(Timers, (timers) => timers.schedule({ kind: TIMER, subject, dueAt: new Date(4_000_000_000_000), payload: null }))
+
+const timersOf = (subject: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT 1 FROM timers WHERE kind = ${TIMER} AND subject = ${subject}`).pipe(
+    Effect.map((rows) => rows.length)
+  )
+
+const changesOf = (aggregateID: string) =>
+  Effect.flatMap(EventLog, (log) => log.list({ aggregateType: "invoice", aggregateID, after: 0, limit: 10 })).pipe(
+    Effect.map((events) => events.map((e) => e.changes))
+  )
+
 for (const dialect of Dialects.dialects()) {
   layer(TestKassa.layer(dialect), { timeout: "60 seconds" })(`Held writes [${dialect}]`, (it) => {
     it.effect("a transaction's events and timers go before its next read, which sees them, and before its COMMIT", () =>
       Effect.gen(function*() {
-        const log = yield* EventLog
-        const timers = yield* Timers
-        const tx = yield* Transactions
-        const sql = yield* SqlClient.SqlClient
-        const x = `inv-${RandomIds.make()}`
-        yield* log.append(event(x, ["created"], true))
+        const { log, sql, timers, tx, x } = yield* fresh
         const [seen, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
           yield* log.record(event(x, ["a"]))
-          yield* timers.schedule({ kind: "held.test", subject: x, dueAt: new Date(4_000_000_000_000), payload: null })
+          yield* scheduleTimer(x)
           const seen = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
           // two events of one aggregate never share a statement: they would read one head
           yield* log.record(event(x, ["b"]))
           yield* log.record(event(x, ["c"]))
-          yield* timers.cancel("held.test", x)
+          yield* timers.cancel(TIMER, x)
           return seen.map((e) => [e.id, e.changes])
         })))
         assert.deepStrictEqual(seen, [[1, ["created"]], [2, ["a"]]])
@@ -55,7 +73,7 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(events.map((e) => [e.id, e.changes]), [[1, ["created"]], [2, ["a"]], [3, ["b"]], [4, ["c"]]])
         const outbox = yield* sql<{ eventId: unknown }>`SELECT event_id FROM outbox WHERE aggregate_id = ${x} ORDER BY seq`
         assert.deepStrictEqual(outbox.map((r) => Number(r.eventId)), [1, 2, 3, 4])
-        assert.strictEqual((yield* sql`SELECT 1 FROM timers WHERE kind = 'held.test' AND subject = ${x}`).length, 0)
+        assert.strictEqual(yield* timersOf(x), 0)
         if (dialect === "pg") {
           // event a with the timer; the read; event b; event c with the timer's cancel
           assert.strictEqual(texts.length, 4, texts.join("\n---\n"))
@@ -68,23 +86,17 @@ for (const dialect of Dialects.dialects()) {
 
     it.effect("a read confined to other tables (the ledger's) lets the held writes wait; one of their table sends them first", () =>
       Effect.gen(function*() {
-        const log = yield* EventLog
-        const timers = yield* Timers
+        const { log, sql, tx, x } = yield* fresh
         const ledger = yield* Ledger
-        const tx = yield* Transactions
-        const sql = yield* SqlClient.SqlClient
-        const x = `inv-${RandomIds.make()}`
-        yield* log.append(event(x, ["created"], true))
         const [seen, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
-          yield* timers.schedule({ kind: "held.test", subject: x, dueAt: new Date(4_000_000_000_000), payload: null })
+          yield* scheduleTimer(x)
           yield* log.record(event(x, ["a"]))
           const plan = yield* ledger.plan(`plan-${x}`)
-          const seen = yield* sql`SELECT 1 FROM timers WHERE kind = 'held.test' AND subject = ${x}`
+          const seen = yield* sql`SELECT 1 FROM timers WHERE kind = ${TIMER} AND subject = ${x}`
           return [plan._tag, seen.length]
         })))
         assert.deepStrictEqual(seen, ["None", 1])
-        const events = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
-        assert.deepStrictEqual(events.map((e) => e.changes), [["created"], ["a"]])
+        assert.deepStrictEqual(yield* changesOf(x), [["created"], ["a"]])
         if (dialect === "pg") {
           assert.strictEqual(texts.length, 3, texts.join("\n---\n"))
           assert.match(texts[0]!, /FROM ledger_plans/)
@@ -95,21 +107,15 @@ for (const dialect of Dialects.dialects()) {
 
     it.effect("a transaction that fails sends none of the writes it held", () =>
       Effect.gen(function*() {
-        const log = yield* EventLog
-        const timers = yield* Timers
-        const tx = yield* Transactions
-        const sql = yield* SqlClient.SqlClient
-        const x = `inv-${RandomIds.make()}`
-        yield* log.append(event(x, ["created"], true))
+        const { log, tx, x } = yield* fresh
         const failed = yield* tx.withTransaction(Effect.gen(function*() {
           yield* log.record(event(x, ["lost"]))
-          yield* timers.schedule({ kind: "held.test", subject: x, dueAt: new Date(4_000_000_000_000), payload: null })
+          yield* scheduleTimer(x)
           return yield* Effect.fail("boom" as const)
         })).pipe(Effect.flip)
         assert.strictEqual(failed, "boom")
-        const events = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
-        assert.deepStrictEqual(events.map((e) => e.changes), [["created"]])
-        assert.strictEqual((yield* sql`SELECT 1 FROM timers WHERE kind = 'held.test' AND subject = ${x}`).length, 0)
+        assert.deepStrictEqual(yield* changesOf(x), [["created"]])
+        assert.strictEqual(yield* timersOf(x), 0)
         // the number the lost event would have taken is the next one's
         yield* log.record(event(x, ["next"]))
         const after = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
@@ -118,37 +124,28 @@ for (const dialect of Dialects.dialects()) {
 
     it.effect("a write the database refuses at the COMMIT fails the transaction, and its other writes with it", () =>
       Effect.gen(function*() {
-        const log = yield* EventLog
-        const timers = yield* Timers
-        const tx = yield* Transactions
-        const sql = yield* SqlClient.SqlClient
-        const x = `inv-${RandomIds.make()}`
-        yield* log.append(event(x, ["created"], true))
+        const { log, tx, x } = yield* fresh
         const exit = yield* tx.withTransaction(Effect.gen(function*() {
-          yield* timers.schedule({ kind: "held.test", subject: x, dueAt: new Date(4_000_000_000_000), payload: null })
+          yield* scheduleTimer(x)
           // a second first event of the aggregate: refused when the writes go
           yield* log.record(event(x, ["again"], true))
         })).pipe(Effect.exit)
         assert.strictEqual(exit._tag, "Failure")
-        assert.strictEqual((yield* sql`SELECT 1 FROM timers WHERE kind = 'held.test' AND subject = ${x}`).length, 0)
-        const events = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
-        assert.deepStrictEqual(events.map((e) => e.changes), [["created"]])
+        assert.strictEqual(yield* timersOf(x), 0)
+        assert.deepStrictEqual(yield* changesOf(x), [["created"]])
       }))
 
     it.effect("a nested transaction reads what the outer one holds", () =>
       Effect.gen(function*() {
-        const log = yield* EventLog
-        const tx = yield* Transactions
-        const x = `inv-${RandomIds.make()}`
-        yield* log.append(event(x, ["created"], true))
+        const { log, tx, x } = yield* fresh
         const inner = yield* tx.withTransaction(Effect.gen(function*() {
           yield* log.record(event(x, ["outer"]))
           return yield* tx.withTransaction(Effect.gen(function*() {
             yield* log.record(event(x, ["inner"]))
-            return yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
+            return yield* changesOf(x)
           }))
         }))
-        assert.deepStrictEqual(inner.map((e) => e.changes), [["created"], ["outer"], ["inner"]])
+        assert.deepStrictEqual(inner, [["created"], ["outer"], ["inner"]])
         const events = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
         assert.deepStrictEqual(events.map((e) => e.id), [1, 2, 3])
       }))

@@ -9,6 +9,12 @@ import type * as Effect from "effect/Effect"
 
 /** @since 0.1.0 @category tags */
 export class Transactions extends Context.Tag("kassa/Transactions")<Transactions, {
+  /**
+   * Runs `effect` in one transaction. An adapter may hold back the writes whose answers nobody
+   * reads and send them together before the transaction's next read or its commit: a read inside
+   * always sees the transaction's own writes, and a write the database refuses still fails the
+   * transaction.
+   */
   readonly withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /**
    * Runs `effect`, which only writes (it reads nothing it writes and needs no write's answer),

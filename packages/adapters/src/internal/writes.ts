@@ -48,14 +48,17 @@ const placeholder = /\$(\d+)/g
  */
 const splitWith = (text: string): readonly [ctes: string, main: string] => {
   if (!/^\s*WITH\s/i.test(text)) return ["", text]
-  let i = text.search(/WITH\s/i) + 4
+  const start = text.search(/WITH\s/i) + 4
+  let i = start
   for (;;) {
     const open = text.indexOf("(", i)
+    if (open < 0) throw new Error(`writes: cannot read the CTEs of ${text.slice(0, 80)}`)
     let depth = 1
     let j = open + 1
-    for (; depth > 0; j++) depth += text[j] === "(" ? 1 : text[j] === ")" ? -1 : 0
+    for (; depth > 0 && j < text.length; j++) depth += text[j] === "(" ? 1 : text[j] === ")" ? -1 : 0
+    if (depth > 0) throw new Error(`writes: unbalanced parentheses in ${text.slice(0, 80)}`)
     const comma = /^\s*,/.exec(text.slice(j))
-    if (comma === null) return [text.slice(text.search(/WITH\s/i) + 4, j).trim(), text.slice(j).trim()]
+    if (comma === null) return [text.slice(start, j).trim(), text.slice(j).trim()]
     i = j + comma[0].length
   }
 }

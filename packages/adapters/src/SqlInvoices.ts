@@ -23,7 +23,8 @@ const dataOf = (i: Record) => ({
   metadata: i.metadata,
   clientInfo: i.clientInfo,
   amountRandomized: i.amountRandomized,
-  reason: i.reason
+  reason: i.reason,
+  paymentCount: i.paymentCount
 })
 
 /** Reads an `invoices` row (searches read the same rows). @since 0.1.0 */
@@ -50,6 +51,7 @@ export const fromRow = (r: any): Record => {
     status: r.status,
     ...opt("reason", d.reason),
     activePaymentID: optString(r.activePaymentId),
+    ...opt("paymentCount", d.paymentCount),
     version: int(r.version)
   }
 }

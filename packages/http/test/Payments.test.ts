@@ -3,6 +3,7 @@ import { assert, layer } from "@effect/vitest"
 import { TestAcquirer } from "@kassa/adapters"
 import type { Invoice, Payment } from "@kassa/core"
 import { PaymentError, PaymentService } from "@kassa/core"
+import { InvoiceRepository } from "@kassa/core/ports/InvoiceRepository"
 import { Timers } from "@kassa/core/ports/Timers"
 import { Dialects, Expect, Fixtures, LedgerChecks, TestServer } from "@kassa/testing"
 import * as Effect from "effect/Effect"
@@ -292,6 +293,31 @@ for (const dialect of Dialects.dialects()) {
         assert.strictEqual((yield* api.Payments.getPayments({ path: { invoiceID: inv.id } })).length, n + 1)
         yield* LedgerChecks.invariants
       }), 60_000)
+
+    it.effect("the invoice numbers its payments; one stored before it counted them counts its payments once", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        const invoices = yield* InvoiceRepository
+        const inv = yield* newInvoice(api, m.shopID)
+        const first = yield* pay(api, inv.id, { card: declinedCards[0]!.card })
+        assert.strictEqual((yield* waitFor(api, inv.id, first.id, FINAL)).status, "failed")
+        const counted = yield* Effect.flatten(invoices.findByIdUnscoped(inv.id))
+        assert.strictEqual(counted.paymentCount, 1)
+        // the count stays out of the interface's answers
+        const wire = yield* TestServer.raw("GET", `/v2/processing/invoices/${inv.id}`, {
+          headers: { authorization: `Bearer ${m.apiKey}`, "x-request-id": TestServer.requestId() }
+        })
+        assert.notInclude(wire.text, "paymentCount")
+        // as an invoice stored before the count was kept
+        assert.isTrue(yield* invoices.update({ ...counted, paymentCount: undefined, version: counted.version + 1 }))
+        assert.isUndefined((yield* Effect.flatten(invoices.findByIdUnscoped(inv.id))).paymentCount)
+        const second = yield* pay(api, inv.id)
+        assert.strictEqual(second.id, "2")
+        assert.strictEqual((yield* waitFor(api, inv.id, second.id, FINAL)).status, "captured")
+        assert.strictEqual((yield* Effect.flatten(invoices.findByIdUnscoped(inv.id))).paymentCount, 2)
+        assert.deepStrictEqual((yield* api.Payments.getPayments({ path: { invoiceID: inv.id } })).map((p) => p.id), ["1", "2"])
+      }))
 
     it.effect("3-D Secure passed: the payment waits for the payer, refuses company meanwhile, then is captured", () =>
       Effect.gen(function*() {

@@ -70,6 +70,8 @@ export type Invoice = typeof Invoice.Type
 export interface InvoiceRecord extends Invoice {
   readonly partyID: string
   readonly activePaymentID: string | undefined
+  /** The payments started on it, which numbers the next one (absent on invoices stored before it was kept). */
+  readonly paymentCount?: number | undefined
   readonly version: number
 }
 
@@ -99,6 +101,6 @@ export type InvoiceParams = typeof InvoiceParams.Type
 
 /** The invoice as the interface answers a read: no bookkeeping. @since 0.1.0 */
 export const toInvoice = (r: InvoiceRecord): Invoice => {
-  const { activePaymentID: _a, partyID: _p, version: _v, ...invoice } = r
+  const { activePaymentID: _a, partyID: _p, paymentCount: _c, version: _v, ...invoice } = r
   return invoice
 }

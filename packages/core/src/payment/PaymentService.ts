@@ -581,19 +581,22 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       const read = knownFirst(invoice, invoiceRepo.findById(partyID, invoiceID).pipe(Effect.flatMap(Effect.orDie)))
       const created = yield* retryOnConflict(tx.withTransaction(Effect.gen(function*() {
         const { value: current, stale } = yield* read
-        const existing = yield* payments.listByInvoice(invoiceID)
-        const id = String(existing.length + 1)
+        // The invoice counts its payments (a stale count loses the invoice's version check);
+        // one stored before it did is counted once.
+        const started = current.paymentCount ?? (yield* payments.listByInvoice(invoiceID)).length
+        const id = String(started + 1)
         if (key !== undefined) {
           const prior = yield* idempotency.claim(key, { entityID: subjectOf(invoiceID, id), fingerprint: fp })
           if (Option.isSome(prior)) return { payment: yield* replay(prior.value), fresh: false }
         }
-        const started = decideInvoice(current, { _tag: "StartPayment", paymentID: id }, at)
-        if (Either.isLeft(started)) {
-          return yield* stale ? new VersionConflict({ what: `invoice ${invoiceID}` }) : started.left
+        const decided = decideInvoice(current, { _tag: "StartPayment", paymentID: id }, at)
+        if (Either.isLeft(decided)) {
+          return yield* stale ? new VersionConflict({ what: `invoice ${invoiceID}` }) : decided.left
         }
         const updatedInvoice: InvoiceRecord = {
           ...current,
-          activePaymentID: started.right.state.activePaymentID,
+          activePaymentID: decided.right.state.activePaymentID,
+          paymentCount: started + 1,
           version: current.version + 1
         }
         if (!(yield* invoiceRepo.update(updatedInvoice))) {

@@ -176,6 +176,7 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
           ...(Option.isSome(randomized) ? { amountRandomized: randomized.value } : {}),
           status: "unpaid",
           activePaymentID: undefined,
+          paymentCount: 0,
           version: 1
         }
         return invoice

@@ -135,6 +135,24 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(yield* changesOf(x), [["created"]])
       }))
 
+    it.effect("a write-only unit inside a transaction is part of it: reads in and after it see the transaction's writes", () =>
+      Effect.gen(function*() {
+        const { log, tx, x } = yield* fresh
+        const seen = yield* tx.withTransaction(Effect.gen(function*() {
+          yield* log.record(event(x, ["before"]))
+          const inside = yield* tx.atomicWrites(Effect.zipRight(scheduleTimer(x), changesOf(x)))
+          return [inside, yield* timersOf(x)] as const
+        }))
+        assert.deepStrictEqual(seen, [[["created"], ["before"]], 1])
+        // and it rolls back with the transaction
+        const y = `inv-${RandomIds.make()}`
+        const failed = yield* tx.withTransaction(
+          tx.atomicWrites(scheduleTimer(y)).pipe(Effect.zipRight(timersOf(y)), Effect.flatMap((n) => Effect.fail(n)))
+        ).pipe(Effect.flip)
+        assert.strictEqual(failed, 1)
+        assert.strictEqual(yield* timersOf(y), 0)
+      }))
+
     it.effect("a nested transaction reads what the outer one holds", () =>
       Effect.gen(function*() {
         const { log, tx, x } = yield* fresh

@@ -128,8 +128,9 @@ const hold = (held: Held, statements: ReadonlyArray<Statement.Statement<unknown>
 /**
  * @internal
  * Runs a write whose answer nobody reads, or holds it back for the enclosing unit or
- * transaction. Each write must be one plain statement (no `WITH … INSERT` of its own:
- * PostgreSQL allows data-modifying CTEs at the top level only).
+ * transaction. A write with CTEs of its own has them hoisted when it goes with others
+ * (PostgreSQL allows data-modifying CTEs at the top level only): their names must not be
+ * another held write's.
  */
 export const write = (statement: Statement.Statement<unknown>): Effect.Effect<void> =>
   Effect.flatMap(FiberRef.get(heldWrites), (held) =>
@@ -157,9 +158,14 @@ export const holding: Effect.Effect<"unit" | "transaction" | undefined> = Effect
   (held) => held === undefined ? undefined : held.untilRead ? "transaction" : "unit"
 )
 
-/** @internal Runs `effect` holding its writes back, then sends them at once (PostgreSQL). */
+/**
+ * @internal
+ * Runs `effect` holding its writes back, then sends them at once (PostgreSQL). Inside a
+ * transaction the unit is part of it: its writes wait with the transaction's.
+ */
 export const holdingWrites = <A, E, R>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.suspend(() => {
+  Effect.flatMap(FiberRef.get(heldWrites), (outer) => {
+    if (outer?.untilRead === true) return effect
     const held = makeHeld(sql, false)
     return Effect.locally(effect, heldWrites, held).pipe(Effect.tap(() => flush(held)))
   })

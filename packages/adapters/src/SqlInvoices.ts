@@ -95,7 +95,7 @@ export const layer = Layer.effect(
           Effect.orDie
         ),
       findForUpdate: (id) =>
-        touchingOnly(["invoices"], sql`SELECT * FROM invoices WHERE id = ${id} ${forUpdate}`).pipe(Effect.map(one), Effect.orDie),
+        touchingOnly("invoices")(sql`SELECT * FROM invoices WHERE id = ${id} ${forUpdate}`).pipe(Effect.map(one), Effect.orDie),
       overwrite: (i) => write(sql`UPDATE invoices SET ${setColumns(i)} WHERE id = ${i.id} AND version = ${i.version - 1}`)
     }
   })

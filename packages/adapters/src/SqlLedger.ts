@@ -11,7 +11,6 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type * as Statement from "@effect/sql/Statement"
 import * as Model from "@kassa/core/ledger/LedgerModel"
 import { type AccountKey, type Batch, Ledger, type Plan, type PlanState, type Posting } from "@kassa/core/ports/Ledger"
 import * as Effect from "effect/Effect"
@@ -75,8 +74,7 @@ export const layer = Layer.effect(
 
     // The ledger's statements touch its own tables only: a transaction's held writes to others
     // (an invoice, an event) may wait past them.
-    const ledgerOnly = <S extends Statement.Statement<any>>(statement: S) =>
-      touchingOnly(["ledger_plans", "ledger_batches", "ledger_accounts"], statement)
+    const ledgerOnly = touchingOnly("ledger_plans", "ledger_batches", "ledger_accounts")
 
     /** The plan's state and batches, one read; on PostgreSQL the plan row is locked. */
     const readPlan = (planID: string, lock: boolean) =>

@@ -4,7 +4,6 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type * as Statement from "@effect/sql/Statement"
 import type { PaymentRecord } from "@kassa/core/payment/Payment"
 import { PaymentRepository } from "@kassa/core/ports/PaymentRepository"
 import { type PaymentResourceRecord, PaymentResourceRepository } from "@kassa/core/ports/PaymentResourceRepository"
@@ -103,7 +102,7 @@ export const layer = Layer.mergeAll(
       const sql = yield* SqlClient.SqlClient
       const one = (rows: ReadonlyArray<any>) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))
       const own = sql.literal(columns)
-      const read = <S extends Statement.Statement<any>>(statement: S) => touchingOnly(["payments"], statement)
+      const read = touchingOnly("payments")
       return {
         findById: (invoiceID, id) =>
           read(sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id}`).pipe(Effect.map(one), Effect.orDie),

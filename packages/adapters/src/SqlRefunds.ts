@@ -4,7 +4,6 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type * as Statement from "@effect/sql/Statement"
 import type { ChargebackRecord } from "@kassa/core/chargeback/Chargeback"
 import { ChargebackRepository } from "@kassa/core/ports/ChargebackRepository"
 import { RefundRepository } from "@kassa/core/ports/RefundRepository"
@@ -55,9 +54,6 @@ const chargebackFromRow = (r: any): ChargebackRecord => ({
   version: int(r.version)
 })
 
-/** Reads of one table, which a transaction's held writes to others may wait past. */
-const reading = (table: string) => <S extends Statement.Statement<any>>(statement: S) => touchingOnly([table], statement)
-
 const byNumber = <A extends { readonly id: string }>(rows: Array<A>) =>
   rows.sort((a, b) => Number(a.id) - Number(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 
@@ -67,7 +63,7 @@ export const layer = Layer.mergeAll(
     RefundRepository,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const read = reading("refunds")
+      const read = touchingOnly("refunds")
       return {
         findById: (invoiceID, paymentID, id) =>
           read(sql`SELECT * FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}`).pipe(
@@ -114,7 +110,7 @@ export const layer = Layer.mergeAll(
     ChargebackRepository,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const read = reading("chargebacks")
+      const read = touchingOnly("chargebacks")
       return {
         findById: (invoiceID, paymentID, id) =>
           read(sql`SELECT * FROM chargebacks WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}`).pipe(

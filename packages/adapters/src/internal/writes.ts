@@ -104,6 +104,10 @@ const flush = (held: Held): Effect.Effect<void> =>
     return Effect.orDie(sendCompiled(held.sql, statements))
   })
 
+/** Runs `effect` with its writes held in `held`, and sends them when it succeeds. */
+const holdingIn = <A, E, R>(held: Held, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.locally(effect, heldWrites, held).pipe(Effect.tap(() => flush(held)))
+
 /**
  * Holds `statements` back with `held`. Statements held together see one snapshot, so a
  * transaction's write to a table it already holds a write for sends those first: two writes of
@@ -165,9 +169,7 @@ export const holding: Effect.Effect<"unit" | "transaction" | undefined> = Effect
  */
 export const holdingWrites = <A, E, R>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.flatMap(FiberRef.get(heldWrites), (outer) => {
-    if (outer?.untilRead === true) return effect
-    const held = makeHeld(sql, false)
-    return Effect.locally(effect, heldWrites, held).pipe(Effect.tap(() => flush(held)))
+    return outer?.untilRead === true ? effect : holdingIn(makeHeld(sql, false), effect)
   })
 
 /** Statements declared to touch only some tables, and those tables. */
@@ -175,10 +177,11 @@ const confined = new WeakMap<Statement.Statement<unknown>, ReadonlyArray<string>
 
 /**
  * @internal
- * Declares that `statement` reads (and writes) only `tables`, none of them written by a trigger
- * of another table: a transaction's held writes to other tables may then wait past it.
+ * Declares that the statements it is given read (and write) only `tables`, none of them written
+ * by a trigger of another table: a transaction's held writes to other tables may then wait past
+ * them.
  */
-export const touchingOnly = <S extends Statement.Statement<any>>(tables: ReadonlyArray<string>, statement: S): S => {
+export const touchingOnly = (...tables: ReadonlyArray<string>) => <S extends Statement.Statement<any>>(statement: S): S => {
   confined.set(statement, tables)
   return statement
 }
@@ -221,10 +224,7 @@ export const holdingUntilRead = <A, E, R>(
   Effect.flatMap(
     Effect.zip(FiberRef.get(heldWrites), FiberRef.get(Statement.currentTransformer)),
     ([outer, prior]) => {
-      const body = transact(Effect.suspend(() => {
-        const held = makeHeld(sql, true)
-        return Effect.locally(effect, heldWrites, held).pipe(Effect.tap(() => flush(held)))
-      }))
+      const body = transact(Effect.suspend(() => holdingIn(makeHeld(sql, true), effect)))
       // A nested transaction starts with a savepoint, which is no statement: the outer one's
       // writes go first, so that the inner one reads them.
       const started = outer?.untilRead === true ? Effect.zipRight(flush(outer), body) : body

@@ -59,6 +59,11 @@ const encodeChanges = Schema.encodeSync(Schema.Array(InvoiceChange))
 
 type TimerKey = Pick<Timer, "kind" | "subject">
 
+interface ApplyOptions {
+  readonly extra?: (p: PaymentRecord) => Partial<PaymentRecord>
+  readonly alongside?: Effect.Effect<void>
+}
+
 const subjectOf = (invoiceID: string, paymentID: string) => `${invoiceID}/${paymentID}`
 const planOf = (invoiceID: string, paymentID: string) => `payment/${invoiceID}/${paymentID}`
 const operationOf = (invoiceID: string, paymentID: string) => `${invoiceID}.${paymentID}`
@@ -200,20 +205,18 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
         : events.record({ aggregateType: INVOICE, aggregateID: invoice.id, partyID: invoice.partyID, changes: encodeChanges(changes) })
 
     /**
-     * Runs one command of the payment machine with everything it implies, atomically. `extra`
-     * adds fields the command carries (transaction info, interaction id, recurrent token).
-     * `known`, the payment as the caller last saw it, saves the first attempt its read: the
-     * write's version check catches a stale one, and a refusal or a no-op decided on it is
-     * decided again on a fresh read (`applyTo`). `alongside` is written in the same transaction
-     * when the command changes the payment.
+     * Runs one command of the payment machine with everything it implies, atomically.
+     * - `extra` adds fields the command carries (transaction info, interaction id, recurrent token).
+     * - `known`, the payment as the caller last saw it, saves the first attempt its read: the
+     *   write's version check catches a stale one, and a refusal or a no-op decided on it is
+     *   decided again on a fresh read (`applyTo` passes it).
+     * - `alongside` is written in the same transaction when the command changes the payment.
      */
     const apply = (
       invoiceID: string,
       id: string,
       command: PaymentCommand,
-      extra: (p: PaymentRecord) => Partial<PaymentRecord> = () => ({}),
-      known?: PaymentRecord,
-      alongside: Effect.Effect<void> = Effect.void
+      { alongside = Effect.void, extra = () => ({}), known }: ApplyOptions & { readonly known?: PaymentRecord } = {}
     ) =>
       Effect.suspend(() => {
         const read = knownFirst(known, load(invoiceID, id))
@@ -285,11 +288,8 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       })
 
     /** `apply` to the payment as the caller holds it. */
-    const applyTo = (
-      p: PaymentRecord,
-      command: PaymentCommand,
-      options?: { readonly extra?: (p: PaymentRecord) => Partial<PaymentRecord>; readonly alongside?: Effect.Effect<void> }
-    ) => apply(p.invoiceID, p.id, command, options?.extra, p, options?.alongside)
+    const applyTo = (p: PaymentRecord, command: PaymentCommand, options: ApplyOptions = {}) =>
+      apply(p.invoiceID, p.id, command, { ...options, known: p })
 
     /** The tool the acquirer receives; card data comes from the vault only now. */
     const acquirerTool = (p: PaymentRecord) =>

@@ -230,13 +230,13 @@ export const profileMarkdown = (summary) => {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const file = process.argv[2]
+  const [file, topArg] = process.argv.slice(2).filter((a) => !a.startsWith("--"))
   if (!file) {
     console.error("usage: node profile.mjs <file.cpuprofile> [top] [--inclusive]")
     process.exit(2)
   }
   if (process.argv.includes("--inclusive")) {
-    const { busyMs, functions } = inclusiveProfile(file, undefined, Number(process.argv[3] ?? 40))
+    const { busyMs, functions } = inclusiveProfile(file, undefined, Number(topArg ?? 40))
     for (const f of functions) console.log(`${f1(f.ms).padStart(8)} ms ${f1((f.ms / busyMs) * 100).padStart(5)}%  ${f.name}`)
-  } else console.log(profileMarkdown(summarizeProfile(file, Number(process.argv[3] ?? 25))))
+  } else console.log(profileMarkdown(summarizeProfile(file, Number(topArg ?? 25))))
 }

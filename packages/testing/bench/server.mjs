@@ -149,8 +149,22 @@ export const waitHealthy = async (proc, port, { timeoutMs = 60_000, intervalMs =
   throw new Error(`${proc.name} did not answer ${pathName} within ${timeoutMs} ms:\n${proc.logTail()}`)
 }
 
+/** The Node flags a script's first line gives (`#!/usr/bin/env -S node <flags>`): the server's own. */
+export const shebangNodeArgs = (script) => {
+  const fd = fs.openSync(script, "r")
+  try {
+    const head = Buffer.alloc(200)
+    const line = head.subarray(0, fs.readSync(fd, head, 0, head.length, 0)).toString().split("\n")[0]
+    const match = /^#!\/usr\/bin\/env -S node((?: +--?[\w-]+(?:=\S+)?)*) *$/.exec(line)
+    return match === null ? [] : match[1].trim().split(/ +/).filter(Boolean)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
 /**
- * Starts the Kassa bundle on a fresh or existing data dir and waits for `/health`.
+ * Starts the Kassa bundle on a fresh or existing data dir and waits for `/health`, with the Node
+ * flags of the bundle's first line, as `npm start` runs it.
  * Resolves `{ proc, port, baseUrl, startMs, credentials }`.
  */
 export const startKassa = async ({ name, dataDir, databaseUrl, nodeArgs = [], env = {}, timeoutMs = 60_000, script = bundlePath }) => {
@@ -159,7 +173,7 @@ export const startKassa = async ({ name, dataDir, databaseUrl, nodeArgs = [], en
   const proc = spawnNode({
     name,
     script,
-    nodeArgs,
+    nodeArgs: [...shebangNodeArgs(script), ...nodeArgs],
     logFile: path.join(dataDir, "server.log"),
     env: {
       PORT: String(port),

@@ -61,21 +61,37 @@ const pgPool = (config: Extract<DatabaseConfig, { _tag: "pg" }>) =>
     (pool) => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption(1000))
   )
 
+/** `f` remembered per name: the names of statements and rows are few, and converted on every one. */
+const byName = (f: (name: string) => string) => {
+  const known = new Map<string, string>()
+  return (name: string) => {
+    let converted = known.get(name)
+    if (converted === undefined) {
+      if (known.size >= 4096) known.clear()
+      converted = f(name)
+      known.set(name, converted)
+    }
+    return converted
+  }
+}
+
 /** @since 0.1.0 @category layers */
 export const layer = (config: DatabaseConfig) => {
+  const transformQueryNames = byName(String.camelToSnake)
+  const transformResultNames = byName(String.snakeToCamel)
   if (config._tag === "pg") {
     return PgClient.layerFromPool({
       acquire: pgPool(config),
       applicationName: "kassa",
-      transformQueryNames: String.camelToSnake,
-      transformResultNames: String.snakeToCamel,
+      transformQueryNames,
+      transformResultNames,
       types: pgTypes
     }).pipe(Layer.orDie)
   }
   if (config.filename !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(config.filename)), { recursive: true })
   return SqliteClient.layer({
     filename: config.filename,
-    transformQueryNames: String.camelToSnake,
-    transformResultNames: String.snakeToCamel
+    transformQueryNames,
+    transformResultNames
   }).pipe(Layer.orDie)
 }

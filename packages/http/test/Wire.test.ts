@@ -1,5 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { TokenKeys } from "@kassa/adapters"
 import { Tokens } from "@kassa/core/ports/Tokens"
 import * as Kassa from "@kassa/http/Kassa"
@@ -8,6 +10,7 @@ import { Dialects, Fixtures, TestDatabase, TestServer } from "@kassa/testing"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import { createHmac, sign } from "node:crypto"
 
@@ -260,6 +263,24 @@ for (const dialect of Dialects.dialects()) {
 
         const huge = JSON.stringify({ ...validOnboarding("g"), name: "x".repeat(1024 * 1024) })
         assertInvalidRequest(yield* post(huge))
+        // valid but for its size (unknown fields are accepted), sent in chunks without a
+        // Content-Length: the limit holds while the body is read, and the server stops reading (the
+        // client may see its 400 or a reset connection), never creates the party
+        const padded = JSON.stringify({ ...validOnboarding("h"), padding: "x".repeat(1024 * 1024) })
+        const chunked = yield* HttpClient.HttpClient.pipe(
+          Effect.flatMap((client) =>
+            client.execute(HttpClientRequest.post("/admin/v1/parties").pipe(
+              HttpClientRequest.setHeaders({ authorization: `Bearer ${operator}`, "x-request-id": TestServer.requestId() }),
+              HttpClientRequest.bodyStream(Stream.make(padded.slice(0, 600_000), padded.slice(600_000)).pipe(Stream.encodeText), {
+                contentType: "application/json"
+              })
+            ))
+          ),
+          Effect.map((response) => response.status),
+          Effect.catchTag("RequestError", () => Effect.succeed("reset")),
+          Effect.scoped
+        )
+        assert.include([400, "reset"], chunked)
       }))
 
     it.effect("/health, /metrics and /openapi.json", () =>

@@ -208,6 +208,45 @@ export const inclusiveProfile = (file, pattern = /^packages\/|^@effect\/(platfor
   return { busyMs: busy, functions: [...totals.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, ms]) => ({ name, ms })) }
 }
 
+/**
+ * Who runs a function: for the samples with a frame at `where` (e.g.
+ * `effect/src/internal/context.ts:290`) on their stack, the chains of the nearest `depth` frames
+ * above it outside Effect, by time. A runtime function's own name says little; its
+ * callers in Kassa, `@effect/platform` or `@effect/sql` say which code asks for it.
+ */
+export const callersProfile = (file, where, depth = 3, top = 20) => {
+  const profile = JSON.parse(fs.readFileSync(file, "utf8"))
+  const perSample = profile.samples.length > 0 ? (profile.endTime - profile.startTime) / 1000 / profile.samples.length : 0
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
+  const parentOf = new Map()
+  for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id)
+  const labels = new Map()
+  const label = (node) => {
+    if (!labels.has(node.id)) {
+      const { functionName, url, lineNumber, columnNumber } = node.callFrame
+      const pos = url.startsWith("file://") ? originalPosition(url, lineNumber, columnNumber) : undefined
+      labels.set(node.id, pos === undefined ? undefined : { name: functionName || "(anonymous)", where: `${shortSource(pos.source)}:${pos.line}` })
+    }
+    return labels.get(node.id)
+  }
+  const chains = new Map()
+  let total = 0
+  for (const leaf of profile.samples) {
+    let id = leaf
+    while (id !== undefined && label(byId.get(id))?.where !== where) id = parentOf.get(id)
+    if (id === undefined) continue
+    total += perSample
+    const chain = []
+    for (id = parentOf.get(id); id !== undefined && chain.length < depth; id = parentOf.get(id)) {
+      const l = label(byId.get(id))
+      if (l !== undefined && !l.where.startsWith("effect/src/")) chain.push(`${l.name} ${l.where}`)
+    }
+    const key = chain.join(" < ") || "(no caller outside Effect)"
+    chains.set(key, (chains.get(key) ?? 0) + perSample)
+  }
+  return { totalMs: total, chains: [...chains.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([chain, ms]) => ({ chain, ms })) }
+}
+
 const f1 = (n) => n.toFixed(1)
 
 /** Markdown for a summary: share of the busy (non-idle) time. */
@@ -232,10 +271,15 @@ export const profileMarkdown = (summary) => {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [file, topArg] = process.argv.slice(2).filter((a) => !a.startsWith("--"))
   if (!file) {
-    console.error("usage: node profile.mjs <file.cpuprofile> [top] [--inclusive]")
+    console.error("usage: node profile.mjs <file.cpuprofile> [top] [--inclusive]\n       node profile.mjs <file.cpuprofile> [depth] --callers=<source:line>")
     process.exit(2)
   }
-  if (process.argv.includes("--inclusive")) {
+  const callers = process.argv.find((a) => a.startsWith("--callers="))?.slice("--callers=".length)
+  if (callers !== undefined) {
+    const { totalMs, chains } = callersProfile(file, callers, Number(topArg ?? 3))
+    console.log(`${f1(totalMs)} ms with ${callers} on the stack`)
+    for (const c of chains) console.log(`${f1(c.ms).padStart(8)} ms  ${c.chain}`)
+  } else if (process.argv.includes("--inclusive")) {
     const { busyMs, functions } = inclusiveProfile(file, undefined, Number(topArg ?? 40))
     for (const f of functions) console.log(`${f1(f.ms).padStart(8)} ms ${f1((f.ms / busyMs) * 100).padStart(5)}%  ${f.name}`)
   } else console.log(profileMarkdown(summarizeProfile(file, Number(topArg ?? 25))))

@@ -14,6 +14,7 @@
  *
  * @since 0.1.0
  */
+import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApiError from "@effect/platform/HttpApiError"
 import * as HttpApp from "@effect/platform/HttpApp"
@@ -27,6 +28,7 @@ import { Deadline, Errors } from "@kassa/core"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { KassaApi } from "../api/KassaApi.js"
 import { Metrics } from "./Metrics.js"
@@ -46,12 +48,13 @@ export const formatIssues = (error: HttpApiError.HttpApiDecodeError): string =>
     ? error.message
     : error.issues.map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ")
 
-/** @since 0.1.0 @category layers */
-export const layer = HttpApiBuilder.middleware(
+const middleware = HttpApiBuilder.middleware(
   KassaApi,
   Effect.gen(function*() {
     const metrics = yield* Metrics
     const operationOf = resolver(KassaApi)
+    // Each service or fiber ref a request sets copies its whole context: only what is used.
+    const counting = Option.isSome(yield* Effect.serviceOption(Statements.StatementCounts))
 
     return (app: HttpApp.Default) =>
       Effect.gen(function*() {
@@ -77,11 +80,7 @@ export const layer = HttpApiBuilder.middleware(
           return json(400, { code: "invalidRequest", message: `Request body exceeds ${maxBodyBytes} bytes` })
         }
 
-        let handled = app.pipe(
-          HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
-          Statements.withWork(operation)
-        )
-        // (each service provided copies the request's whole context)
+        let handled = counting ? Statements.withWork(operation)(app) : app
         if (request !== original) handled = Effect.provideService(handled, HttpServerRequest.HttpServerRequest, request)
         const deadlineText = original.headers["x-request-deadline"]
         if (deadlineText !== undefined && deadlineText.length <= 40) {
@@ -131,4 +130,15 @@ export const layer = HttpApiBuilder.middleware(
         )
       })
   })
+)
+
+/**
+ * The middleware, and the body limit of every request: a service of the server's runtime, not
+ * provided again per request.
+ *
+ * @since 0.1.0 @category layers
+ */
+export const layer = Layer.merge(
+  middleware,
+  Layer.succeed(HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(maxBodyBytes)))
 )

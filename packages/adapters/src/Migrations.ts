@@ -20,6 +20,7 @@ import customers from "./internal/migrations/0011_customers.js"
 import searchPayers from "./internal/migrations/0012_search_payers.js"
 import searchTriggerConditions from "./internal/migrations/0013_search_trigger_conditions.js"
 import eventHeads from "./internal/migrations/0014_event_heads.js"
+import outboxPruned from "./internal/migrations/0015_outbox_pruned.js"
 
 const migrations = Migrator.fromRecord({
   "0001_kernel": kernel,
@@ -35,7 +36,8 @@ const migrations = Migrator.fromRecord({
   "0011_customers": customers,
   "0012_search_payers": searchPayers,
   "0013_search_trigger_conditions": searchTriggerConditions,
-  "0014_event_heads": eventHeads
+  "0014_event_heads": eventHeads,
+  "0015_outbox_pruned": outboxPruned
 })
 
 /**

@@ -6,8 +6,9 @@
  *    pending, so an invoice's events are fanned out in order even with several processes). Each
  *    invoice event becomes its notifications (`NotificationMapping`; customer events
  *    `CustomerNotifications`), one delivery per matching active webhook, appended to the queue of
- *    its subject (webhook × invoice, webhook × customer); the outbox row is marked dispatched in
- *    the same transaction.
+ *    its subject (webhook × invoice, webhook × customer); the outbox row is deleted in the same
+ *    transaction (the event log keeps the event; a row marked dispatched by an earlier version is
+ *    passed over).
  * 2. Delivery. A subject whose head is due is claimed for a lease (`FOR UPDATE SKIP LOCKED` on
  *    PostgreSQL, and a lease column on both), so no two processes send for one subject at once.
  *    The head is POSTed, signed; every attempt is recorded; on 200 the next one follows, else the
@@ -307,8 +308,8 @@ const make = (options: WebhookOptions) =>
       )
 
     /**
-     * One transaction: claim a batch of outbox rows, queue their notifications, mark them
-     * dispatched. The batch's invoices are read at once and its queue items written at once.
+     * One transaction: claim a batch of outbox rows, queue their notifications, delete the rows.
+     * The batch's invoices are read at once and its queue items written at once.
      */
     const fanOutBatch = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
@@ -336,7 +337,7 @@ const make = (options: WebhookOptions) =>
         items.push(...yield* made.pipe(Effect.catchAllCause(skipped(row))))
       }
       yield* enqueueMany(sql, items, now)
-      yield* sql`UPDATE outbox SET dispatched_at = ${now} WHERE ${sql.in("seq", rows.map((r) => int(r.seq)))}`
+      yield* sql`DELETE FROM outbox WHERE ${sql.in("seq", rows.map((r) => int(r.seq)))}`
       return rows.length
     }).pipe(sql.withTransaction, Effect.orDie)
 

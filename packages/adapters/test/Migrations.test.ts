@@ -37,4 +37,20 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(listed.map((e) => e.id), [1, 2, 3, 4, 5])
       }))
   })
+  // a database of its own: it must stop at 0014
+  layer(scratch(dialect), { timeout: 60_000 })(`Migrations 0015 [${dialect}]`, (it) => {
+    it.effect("0015: outbox rows an earlier version dispatched go, pending ones stay", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* Migrations.runUpTo(14)
+        const row = (aggregateId: string, eventId: number, dispatchedAt: number | null) =>
+          sql`INSERT INTO outbox ${sql.insert({ aggregateType: "invoice", aggregateId, eventId, partyId: "p", createdAt: 1, dispatchedAt })}`
+        yield* row("inv-a", 1, 5)
+        yield* row("inv-a", 2, null)
+        yield* row("inv-b", 1, 7)
+        yield* Migrations.run
+        const left = yield* sql<{ aggregateId: string; eventId: unknown }>`SELECT aggregate_id, event_id FROM outbox ORDER BY seq`
+        assert.deepStrictEqual(left.map((r) => [r.aggregateId, Number(r.eventId)]), [["inv-a", 2]])
+      }))
+  })
 }

@@ -102,21 +102,27 @@ const packageOf = (where, url, functionName) => {
   return m ? m[1] : where
 }
 
+/** A .cpuprofile with what every summary needs: the time a sample stands for, nodes by id, parents. */
+const loadProfile = (file) => {
+  const profile = JSON.parse(fs.readFileSync(file, "utf8"))
+  const totalMs = (profile.endTime - profile.startTime) / 1000
+  const perSample = profile.samples.length > 0 ? totalMs / profile.samples.length : 0
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
+  const parentOf = new Map()
+  for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id)
+  return { profile, totalMs, perSample, byId, parentOf }
+}
+
 /**
  * @param {string} file a .cpuprofile
  * @param {number} [top]
  */
 export const summarizeProfile = (file, top = 25) => {
-  const profile = JSON.parse(fs.readFileSync(file, "utf8"))
-  const totalMs = (profile.endTime - profile.startTime) / 1000
-  const perSample = profile.samples.length > 0 ? totalMs / profile.samples.length : 0
+  const { profile, totalMs, perSample, byId, parentOf } = loadProfile(file)
   const counts = new Map()
   for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1)
   const byFunction = new Map()
   const byPackage = new Map()
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
-  const parentOf = new Map()
-  for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id)
   /** The nearest ancestor frame in application code (the bundle), mapped: who asked for this work. */
   const callerOf = (node) => {
     let id = parentOf.get(node.id)
@@ -170,11 +176,7 @@ export const summarizeProfile = (file, top = 25) => {
  * effects it yields.
  */
 export const inclusiveProfile = (file, pattern = /^packages\/|^@effect\/(platform|sql)/, top = 40) => {
-  const profile = JSON.parse(fs.readFileSync(file, "utf8"))
-  const perSample = profile.samples.length > 0 ? (profile.endTime - profile.startTime) / 1000 / profile.samples.length : 0
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
-  const parentOf = new Map()
-  for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id)
+  const { profile, perSample, byId, parentOf } = loadProfile(file)
   const labelOf = new Map()
   const label = (node) => {
     if (labelOf.has(node.id)) return labelOf.get(node.id)
@@ -215,11 +217,7 @@ export const inclusiveProfile = (file, pattern = /^packages\/|^@effect\/(platfor
  * callers in Kassa, `@effect/platform` or `@effect/sql` say which code asks for it.
  */
 export const callersProfile = (file, where, depth = 3, top = 20) => {
-  const profile = JSON.parse(fs.readFileSync(file, "utf8"))
-  const perSample = profile.samples.length > 0 ? (profile.endTime - profile.startTime) / 1000 / profile.samples.length : 0
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
-  const parentOf = new Map()
-  for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id)
+  const { profile, perSample, byId, parentOf } = loadProfile(file)
   const labels = new Map()
   const label = (node) => {
     if (!labels.has(node.id)) {

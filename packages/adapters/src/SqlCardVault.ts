@@ -257,6 +257,8 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
 
     const openCard = (row: CardRow) => Effect.map(openRow(row, aad.card(row.token), "card"), decodeCard)
 
+    const openSession = (id: string, row: SealedRow) => Effect.map(openRow(row, aad.session(id), "session"), decodeSecret)
+
     const findCard = (fp: string) =>
       sql<CardRow>`SELECT token, key_id, data FROM vault_cards WHERE fingerprint = ${fp}`.pipe(
         Effect.map((rows) => rows[0])
@@ -316,7 +318,7 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
         const rows = yield* sql<SessionRow>`SELECT id, key_id, data FROM vault_sessions
           WHERE id = ${id} AND expires_at > ${now}`
         if (rows[0] === undefined) return Option.none<SessionSecret>()
-        return Option.some(decodeSecret(yield* openRow(rows[0], aad.session(id), "session")))
+        return Option.some(yield* openSession(id, rows[0]))
       }).pipe(Effect.orDie)
 
     const getCardAndSession = (token: string, session: string | undefined) =>
@@ -332,9 +334,7 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
         const card = yield* openCard(row)
         const secret = row.sessionData === null
           ? Option.none<SessionSecret>()
-          : Option.some(decodeSecret(
-            yield* openRow({ keyId: row.sessionKeyId, data: row.sessionData }, aad.session(session), "session")
-          ))
+          : Option.some(yield* openSession(session, { keyId: row.sessionKeyId, data: row.sessionData }))
         return Option.some({ card, secret })
       }).pipe(Effect.orDie)
 

@@ -9,6 +9,7 @@ import { InvoiceRepository } from "@kassa/core/ports/InvoiceRepository"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { rowLock } from "./internal/locks.js"
 import { date, int, json, opt, optString, toJson } from "./internal/rows.js"
 import { touchingOnly, write } from "./internal/writes.js"
 
@@ -62,8 +63,7 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const one = (rows: ReadonlyArray<any>) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))
-    // SQLite runs one writer at a time: its transactions need no row locks.
-    const forUpdate = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE"), orElse: () => sql.literal("") })
+    const forUpdate = rowLock(sql, "FOR UPDATE")
     const setColumns = (i: Invoice.InvoiceRecord) =>
       sql`status = ${i.status}, active_payment_id = ${i.activePaymentID ?? null}, data = ${toJson(dataOf(i))}, version = ${i.version}`
     return {

@@ -17,6 +17,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { rowLock } from "./internal/locks.js"
 import { bool, int, json, opt, toJson } from "./internal/rows.js"
 import { touchingOnly, writeAll } from "./internal/writes.js"
 
@@ -49,10 +50,7 @@ export const layer = Layer.effect(
   Ledger,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const forUpdate = sql.onDialectOrElse({
-      pg: () => sql.literal("FOR UPDATE"),
-      orElse: () => sql.literal("")
-    })
+    const forUpdate = rowLock(sql, "FOR UPDATE")
 
     // Account ids never change: they are kept once read, on PostgreSQL (a round trip each
     // otherwise; SQLite runs in-process and keeps none). Only a row older than every transaction
@@ -67,10 +65,7 @@ export const layer = Layer.effect(
       orElse: () => sql.literal("0")
     })
 
-    const forUpdateOfPlan = sql.onDialectOrElse({
-      pg: () => sql.literal("FOR UPDATE OF p"),
-      orElse: () => sql.literal("")
-    })
+    const forUpdateOfPlan = rowLock(sql, "FOR UPDATE OF p")
 
     // The ledger's statements touch its own tables only: a transaction's held writes to others
     // (an invoice, an event) may wait past them.

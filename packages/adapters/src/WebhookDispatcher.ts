@@ -54,6 +54,7 @@ import * as Queue from "effect/Queue"
 import { make as randomId } from "./RandomIds.js"
 import * as Statements from "./Statements.js"
 import { loadMasterKey } from "./SqlCardVault.js"
+import { rowLock } from "./internal/locks.js"
 import { date, int, json } from "./internal/rows.js"
 import { fromRow as invoiceFromRow } from "./SqlInvoices.js"
 import { columns as paymentColumns, fromRow as paymentFromRow } from "./SqlPayments.js"
@@ -164,8 +165,7 @@ const make = (options: WebhookOptions) =>
     const wake = yield* Queue.sliding<void>(1)
     const signal = Queue.offer(wake, undefined)
 
-    const skipLocked = (of: string) =>
-      sql.onDialectOrElse({ pg: () => sql.literal(`FOR UPDATE${of} SKIP LOCKED`), orElse: () => sql.literal("") })
+    const skipLocked = (of: string) => rowLock(sql, `FOR UPDATE${of} SKIP LOCKED`)
 
     // -------------------------------------------------------------------------------------------
     // Fan-out

@@ -11,7 +11,8 @@
  *    passed over).
  * 2. Delivery. A subject whose head is due is claimed for a lease (`FOR UPDATE SKIP LOCKED` on
  *    PostgreSQL, and a lease column on both), so no two processes send for one subject at once.
- *    The head is POSTed, signed; every attempt is recorded; on 200 the next one follows, else the
+ *    The head is POSTed, signed; every attempt is recorded (the successes of concurrent subjects
+ *    together, one statement per batch); on 200 the next one follows, else the
  *    subject waits for the retry schedule (`RetrySchedule`), and after the last attempt its queue
  *    is discarded. Subjects are delivered concurrently: a failing one holds up only itself.
  *
@@ -51,6 +52,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
+import * as Batcher from "./internal/batcher.js"
 import { make as randomId } from "./RandomIds.js"
 import * as Statements from "./Statements.js"
 import { loadMasterKey } from "./SqlCardVault.js"
@@ -106,8 +108,23 @@ const FANOUT_MAX_PER_PASS = 10_000
 const SENDS_PER_SUBJECT_PER_PASS = 100
 /** The queue's head and the notifications behind it, read at once. */
 const HEADS_PER_READ = 20
+/** Successful attempts recorded by one statement at most. */
+const RECORDS_PER_BATCH = 256
 
 const ms = (d: Duration.DurationInput | undefined, fallback: Duration.DurationInput) => Duration.toMillis(d ?? fallback)
+
+/** A successful attempt to record; `release` gives the subject back (its queue was drained at `version`). */
+interface Delivered {
+  readonly id: number
+  readonly number: number
+  readonly first: number
+  readonly startedAt: number
+  readonly endedAt: number
+  readonly statusCode: number | null
+  readonly error: string | null
+  readonly durationMs: number
+  readonly release: { readonly s: Subject; readonly version: number } | undefined
+}
 
 /** A subject claimed for this process, with its queue when the claim read it. */
 interface Claimed {
@@ -341,7 +358,14 @@ const make = (options: WebhookOptions) =>
       return rows.length
     }).pipe(sql.withTransaction, Effect.orDie)
 
+    // An idle pass is this one statement, not a transaction around the claiming query.
+    const anyPending = sql`SELECT 1 FROM outbox WHERE dispatched_at IS NULL LIMIT 1`.pipe(
+      Effect.map((rows) => rows.length > 0),
+      Effect.orDie
+    )
+
     const fanOut: Effect.Effect<number> = Effect.gen(function*() {
+      if (!(yield* anyPending)) return 0
       let total = 0
       while (total < FANOUT_MAX_PER_PASS) {
         const n = yield* fanOutBatch
@@ -463,26 +487,61 @@ const make = (options: WebhookOptions) =>
     }
 
     /**
-     * Records a successful attempt, and gives the subject back if `then` says so: one statement on
-     * PostgreSQL, one transaction elsewhere.
+     * Records successful attempts, each giving its subject back when it drained the queue
+     * (`release`): one statement on PostgreSQL, one transaction elsewhere, for a whole batch.
      */
-    const recordDelivered = (
-      attempt: Record<string, unknown>,
-      delivered: { readonly id: number; readonly number: number; readonly first: number; readonly startedAt: number; readonly endedAt: number },
-      then: { readonly s: Subject; readonly version: number } | undefined
-    ) => {
-      const insert = sql`INSERT INTO webhook_attempts ${sql.insert(attempt)}`
-      const update = sql`UPDATE webhook_deliveries SET attempts = ${delivered.number}, first_attempt_at = ${delivered.first},
-        last_attempt_at = ${delivered.startedAt}, status = 'delivered', delivered_at = ${delivered.endedAt} WHERE id = ${delivered.id}`
-      return sql.onDialectOrElse({
-        pg: (): Effect.Effect<unknown, SqlError> =>
-          then === undefined
-            ? sql`WITH a AS (${insert}) ${update}`
-            : sql`WITH a AS (${insert}), d AS (${update}) ${releasing(then.s, then.version)}`,
+    const writeDelivered = (batch: ReadonlyArray<Delivered>): Effect.Effect<void, SqlError> =>
+      sql.onDialectOrElse({
+        pg: () => {
+          const rows = batch.map((d) => ({
+            id: d.id,
+            number: d.number,
+            first: d.first,
+            at: d.startedAt,
+            ended_at: d.endedAt,
+            status_code: d.statusCode,
+            error: d.error,
+            duration_ms: d.durationMs,
+            webhook_id: d.release?.s.webhookID ?? null,
+            subject_type: d.release?.s.type ?? null,
+            subject_id: d.release?.s.id ?? null,
+            version: d.release?.version ?? null
+          }))
+          return sql`WITH v AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(id bigint, number integer,
+              first bigint, at bigint, ended_at bigint, status_code integer, error text, duration_ms integer,
+              webhook_id text, subject_type text, subject_id text, version integer)),
+            a AS (INSERT INTO webhook_attempts (delivery_id, number, at, status_code, error, duration_ms, succeeded)
+              SELECT id, number, at, status_code, error, duration_ms, 1 FROM v),
+            d AS (UPDATE webhook_deliveries w SET attempts = v.number, first_attempt_at = v.first, last_attempt_at = v.at,
+              status = 'delivered', delivered_at = v.ended_at FROM v WHERE w.id = v.id)
+            UPDATE webhook_subjects s SET locked_until = NULL, lock_owner = NULL,
+              next_attempt_at = CASE WHEN s.version = v.version THEN NULL ELSE s.next_attempt_at END
+            FROM v WHERE v.version IS NOT NULL AND s.webhook_id = v.webhook_id AND s.subject_type = v.subject_type
+              AND s.subject_id = v.subject_id AND s.lock_owner = ${owner}`.pipe(Effect.asVoid)
+        },
         orElse: () =>
-          Effect.all([insert, update, ...(then === undefined ? [] : [releasing(then.s, then.version)])]).pipe(sql.withTransaction)
-      }).pipe(Effect.asVoid)
-    }
+          Effect.forEach(batch, (d) =>
+            Effect.all([
+              sql`INSERT INTO webhook_attempts ${
+                sql.insert({
+                  deliveryId: d.id,
+                  number: d.number,
+                  at: d.startedAt,
+                  statusCode: d.statusCode,
+                  error: d.error,
+                  durationMs: d.durationMs,
+                  succeeded: 1
+                })
+              }`,
+              sql`UPDATE webhook_deliveries SET attempts = ${d.number}, first_attempt_at = ${d.first},
+                last_attempt_at = ${d.startedAt}, status = 'delivered', delivered_at = ${d.endedAt} WHERE id = ${d.id}`,
+              ...(d.release === undefined ? [] : [releasing(d.release.s, d.release.version)])
+            ]), { discard: true }).pipe(sql.withTransaction)
+      })
+    // Attempts end independently, one per subject at a time: their records go together.
+    const recordDelivered = yield* Batcher.make((batch: ReadonlyArray<Delivered>) => Statements.withWork("webhooks")(writeDelivered(batch)), {
+      maxBatch: RECORDS_PER_BATCH
+    })
 
     /** POSTs the head once and records the attempt and its consequence for the queue. */
     const attemptHead = (s: Subject, head: any, body: Buffer, digest: string, startedAt: number, version: number, last: boolean) =>
@@ -494,18 +553,28 @@ const make = (options: WebhookOptions) =>
         const number = int(head.attempts) + 1
         const first = head.firstAttemptAt === null || head.firstAttemptAt === undefined ? startedAt : int(head.firstAttemptAt)
         const next = succeeded ? Option.none<Date>() : nextAttemptAt(new Date(first), number)
+        if (succeeded) {
+          yield* recordDelivered({
+            id: deliveryID,
+            number,
+            first,
+            startedAt,
+            endedAt,
+            statusCode: result.statusCode ?? null,
+            error: result.error ?? null,
+            durationMs: result.durationMs,
+            release: last ? { s, version } : undefined
+          })
+          return { result, succeeded, number, next }
+        }
         const attempt = {
           deliveryId: deliveryID,
           number,
           at: startedAt,
           statusCode: result.statusCode ?? null,
-          error: result.error ?? (succeeded ? null : `answered ${result.statusCode}`),
+          error: result.error ?? `answered ${result.statusCode}`,
           durationMs: result.durationMs,
-          succeeded: succeeded ? 1 : 0
-        }
-        if (succeeded) {
-          yield* recordDelivered(attempt, { id: deliveryID, number, first, startedAt, endedAt }, last ? { s, version } : undefined)
-          return { result, succeeded, number, next }
+          succeeded: 0
         }
         yield* Effect.gen(function*() {
           yield* sql`INSERT INTO webhook_attempts ${sql.insert(attempt)}`

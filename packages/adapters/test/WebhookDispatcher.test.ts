@@ -1,4 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
+import * as Statement from "@effect/sql/Statement"
 import { assert, layer } from "@effect/vitest"
 import { Database, TokenKeys } from "@kassa/adapters"
 import * as SqlWebhooks from "@kassa/adapters/SqlWebhooks"
@@ -18,6 +19,8 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as FiberRef from "effect/FiberRef"
+import * as FiberRefs from "effect/FiberRefs"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -611,6 +614,32 @@ for (const dialect of Dialects.dialects()) {
           // the events keep what the outbox no longer holds
           const events = yield* sql`SELECT id FROM events WHERE aggregate_type = 'invoice' AND aggregate_id = ${fresh.id}`
           assert.strictEqual(events.length, 2)
+        }))
+
+      it.scoped("an idle fan-out pass is one statement, outside any transaction; a pass with work still fans out", () =>
+        Effect.gen(function*() {
+          const d = yield* dispatcher
+          while ((yield* d.fanOut) > 0) {
+            // what earlier tests left
+          }
+          const sent: Array<readonly [text: string, inTransaction: boolean]> = []
+          const counting = Statement.withTransformer((statement, _sql, refs) => {
+            const context = FiberRefs.getOrDefault(refs, FiberRef.currentContext)
+            sent.push([statement.compile()[0], Option.isSome(Context.getOption(context, SqlClient.TransactionConnection))])
+            return Effect.succeed(statement)
+          })
+          assert.strictEqual(yield* counting(d.fanOut), 0)
+          assert.deepStrictEqual(sent.map(([text, inTransaction]) => [text.replace(/\s+/g, " "), inTransaction]), [
+            ["SELECT 1 FROM outbox WHERE dispatched_at IS NULL LIMIT 1", false]
+          ])
+          const m = yield* Fixtures.merchant()
+          const r = yield* Receiver.make
+          const hook = yield* hookFor(m, r.urlFor("/idle"), { eventTypes: ["InvoiceCreated"] })
+          const x = yield* newInvoice(m)
+          sent.length = 0
+          assert.isAtLeast(yield* counting(d.fanOut), 1)
+          assert.isTrue(sent.slice(1).every(([, inTransaction]) => inTransaction))
+          assert.deepStrictEqual((yield* deliveriesOf(hook.id)).map((q) => `${q.subjectID}/${q.eventType}`), [`${x.id}/InvoiceCreated`])
         }))
 
       it.scoped("the SSRF guard: refused at creation, and re-checked at every send", () =>

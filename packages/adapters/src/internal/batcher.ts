@@ -1,0 +1,44 @@
+/**
+ * @internal
+ * Coalesces writes that independent fibers make at about the same time: each call waits for the
+ * batch that carries it. A batch holds every call that arrived while the previous one was being
+ * written (at most `maxBatch`), so under light load it is one call and under load one round trip
+ * serves many.
+ */
+import * as Chunk from "effect/Chunk"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Queue from "effect/Queue"
+import type * as Scope from "effect/Scope"
+
+/**
+ * @internal
+ * The batch's writer runs in the scope: close it after the fibers that call (a scope finalizes in
+ * reverse order, so make the batcher before forking them). A batch being written is finished; a
+ * call still queued when the scope closes is interrupted.
+ */
+export const make = <A, E>(
+  write: (items: ReadonlyArray<A>) => Effect.Effect<void, E>,
+  options: { readonly maxBatch: number }
+): Effect.Effect<(item: A) => Effect.Effect<void, E>, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const queue = yield* Queue.unbounded<readonly [A, Deferred.Deferred<void, E>]>()
+    const writeBatch = (batch: Chunk.Chunk<readonly [A, Deferred.Deferred<void, E>]>) => {
+      const entries = Chunk.toReadonlyArray(batch)
+      return write(entries.map(([item]) => item)).pipe(
+        Effect.exit,
+        Effect.flatMap((exit) => Effect.forEach(entries, ([, done]) => Deferred.done(done, exit), { discard: true })),
+        Effect.uninterruptible
+      )
+    }
+    yield* Queue.takeBetween(queue, 1, options.maxBatch).pipe(
+      Effect.flatMap(writeBatch),
+      Effect.forever,
+      Effect.onInterrupt(() =>
+        Effect.flatMap(Queue.takeAll(queue), (left) => Effect.forEach(left, ([, done]) => Deferred.interrupt(done), { discard: true }))
+      ),
+      Effect.forkScoped
+    )
+    return (item: A) =>
+      Effect.flatMap(Deferred.make<void, E>(), (done) => Effect.zipRight(Queue.offer(queue, [item, done]), Deferred.await(done)))
+  })

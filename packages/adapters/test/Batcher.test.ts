@@ -1,0 +1,80 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Scope from "effect/Scope"
+import * as Batcher from "../src/internal/batcher.js"
+
+/** A writer that records its batches and holds the k-th one until `release` is called the k-th time. */
+const gatedWriter = Effect.gen(function*() {
+  const batches: Array<ReadonlyArray<number>> = []
+  const gates = yield* Effect.forEach(Array.from({ length: 10 }), () => Deferred.make<void>())
+  let released = 0
+  const started = yield* Deferred.make<void>()
+  const write = (items: ReadonlyArray<number>) =>
+    Effect.gen(function*() {
+      const gate = gates[batches.length]!
+      batches.push(items)
+      yield* Deferred.succeed(started, undefined)
+      yield* Deferred.await(gate)
+      if (items.includes(13)) return yield* Effect.fail(`batch ${items.join(",")} failed`)
+    })
+  const release = Effect.suspend(() => Deferred.succeed(gates[released++]!, undefined))
+  return { batches, write, release, started }
+})
+
+describe("Batcher", () => {
+  it.scoped("calls made while a batch is written go together in the next one; each caller gets its batch's outcome", () =>
+    Effect.gen(function*() {
+      const w = yield* gatedWriter
+      const call = yield* Batcher.make(w.write, { maxBatch: 10 })
+      const first = yield* Effect.fork(call(1))
+      yield* Deferred.await(w.started)
+      const others = yield* Effect.forEach([2, 3, 13, 4], (n) => Effect.fork(call(n)))
+      yield* Effect.yieldNow()
+      yield* w.release
+      assert.isTrue(Exit.isSuccess(yield* Fiber.await(first)))
+      yield* w.release
+      const exits = yield* Effect.forEach(others, Fiber.await)
+      assert.deepStrictEqual(w.batches, [[1], [2, 3, 13, 4]])
+      // one round trip for the four: its failure is each one's
+      assert.deepStrictEqual(exits.map(Exit.isFailure), [true, true, true, true])
+      const after = yield* Effect.fork(call(5))
+      yield* w.release
+      assert.isTrue(Exit.isSuccess(yield* Fiber.await(after)))
+      assert.deepStrictEqual(w.batches.at(-1), [5])
+    }))
+
+  it.scoped("a batch holds at most maxBatch calls", () =>
+    Effect.gen(function*() {
+      const w = yield* gatedWriter
+      const call = yield* Batcher.make(w.write, { maxBatch: 2 })
+      const first = yield* Effect.fork(call(1))
+      yield* Deferred.await(w.started)
+      const others = yield* Effect.forEach([2, 3, 4, 5, 6], (n) => Effect.fork(call(n)))
+      yield* Effect.yieldNow()
+      for (let i = 0; i < 4; i++) yield* w.release
+      yield* Fiber.await(first)
+      yield* Effect.forEach(others, Fiber.join)
+      assert.deepStrictEqual(w.batches, [[1], [2, 3], [4, 5], [6]])
+    }))
+
+  it.effect("closing the scope finishes the batch being written; calls still queued are interrupted, not left waiting", () =>
+    Effect.gen(function*() {
+      const w = yield* gatedWriter
+      const scope = yield* Scope.make()
+      const call = yield* Batcher.make(w.write, { maxBatch: 1 }).pipe(Scope.extend(scope))
+      const inFlight = yield* Effect.fork(call(1))
+      yield* Deferred.await(w.started)
+      const queued = yield* Effect.fork(call(2))
+      yield* Effect.yieldNow()
+      const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
+      yield* w.release
+      yield* Fiber.join(closing)
+      assert.isTrue(Exit.isSuccess(yield* Fiber.await(inFlight)))
+      const exit = yield* Fiber.await(queued)
+      assert.isTrue(Exit.isInterrupted(exit))
+      assert.deepStrictEqual(w.batches, [[1]])
+    }))
+})

@@ -363,7 +363,7 @@ const main = async () => {
             readScenario(server, { ...cfg.reads, ids: eventIds, pathFor: (id) => `/v2/processing/invoices/${id}/events?limit=10` })
           )
         }
-        r.webhooks = await kstep(`${dialect}: webhook delivery`, () => webhookScenario(server, cfg.webhooks))
+        r.webhooks = await kstep(`${dialect}: webhook delivery`, () => webhookScenario(server, { ...cfg.webhooks, targetRate: targets.webhookRate }))
         if (dialect === "pg") r.search = await kstep(`${dialect}: search benchmark`, () => searchScenario(server, { dialect, databaseUrl }))
         r.lifetimeMemory = readMemory(server.proc.pid)
       } finally {
@@ -466,7 +466,7 @@ const renderReport = ({ machineInfo, loadBefore, loadAfter }) => {
     const w = r.webhooks
     if (w?.available) {
       target("4 webhooks", "notifications/s delivered", D, `${int(w.rate)} /s${w.complete ? "" : ` (only ${int(w.received)} of ${int(w.expected)} arrived)`}`, `≥ ${int(targets.webhookRate)} /s`, w.rate >= targets.webhookRate && w.complete)
-      target("4 webhooks", "p99 event (occuredAt) → delivery", D, ms(w.latency.p99), `≤ ${targets.webhookP99} ms`, w.latency.p99 <= targets.webhookP99)
+      target("4 webhooks", "p99 event (occuredAt) → delivery at that full load (mostly the queue's wait)", D, ms(w.latency.p99), "—", undefined)
       if (w.paced !== undefined) {
         target(
           "4 webhooks",
@@ -477,6 +477,20 @@ const renderReport = ({ machineInfo, loadBefore, loadAfter }) => {
           undefined
         )
       }
+      const t = w.atTarget
+      const what = `at the target's rate, ${int(targets.webhookRate)} notifications/s offered: delivered rate, p99 event → delivery`
+      if (t !== undefined) {
+        // kept up: the invoices went in at the offered pace, every notification arrived, in time
+        const keptUp = t.complete && t.invoiceRate * w.hooks >= 0.98 * t.offered
+        target(
+          "4 webhooks",
+          what,
+          D,
+          `${int(t.rate)} /s, ${ms(t.latency.p99)}${t.complete ? "" : ` (only ${int(t.received)} of ${int(t.expected)} arrived)`}${keptUp || !t.complete ? "" : ` (invoices went in at ${int(t.invoiceRate)}/s of ${int(t.offered / w.hooks)}/s)`}`,
+          `keeps up, p99 ≤ ${targets.webhookP99} ms`,
+          keptUp && t.latency.p99 <= targets.webhookP99
+        )
+      } else target("4 webhooks", what, D, "not run (the full load's queue did not drain, or the half-rate phase fell behind)", `keeps up, p99 ≤ ${targets.webhookP99} ms`, undefined)
     } else if (w) target("4 webhooks", "notifications/s delivered", D, `not available: ${w.reason}`, `≥ ${int(targets.webhookRate)} /s`, undefined)
     else target("4 webhooks", "notifications/s delivered", D, notRun(d, "the webhook scenario"), `≥ ${int(targets.webhookRate)} /s`, undefined)
   }
@@ -590,12 +604,14 @@ const renderReport = ({ machineInfo, loadBefore, loadAfter }) => {
     for (const [d, w] of webhookNotes) {
       lines.push(
         `- ${dialectName[d]}: ${int(w.invoices)} invoices created at ${int(w.invoiceRate)}/s with ${w.hooks} webhooks → ${int(w.expected)} notifications expected, ${int(w.received)} received (${int(w.unique)} distinct), last one ${(w.spanMs / 1000).toFixed(1)} s after the load began (drain wait ${(w.drainedMs / 1000).toFixed(1)} s); by type ${JSON.stringify(w.byType)}; without Content-Signature: ${w.unsigned}; unparsable: ${w.badBodies}.${w.note ? ` Note: ${w.note}.` : ""}${
-          w.paced === undefined ? "" : ` Then at a fixed ${int(w.paced.offered)} notifications/s (invoices at ${int(w.paced.invoiceRate)}/s): ${int(w.paced.received)} of ${int(w.paced.expected)} received, event → delivery p50 ${ms(w.paced.latency.p50)}, p99 ${ms(w.paced.latency.p99)}, max ${ms(w.paced.latency.max)}.`
+          [w.paced, w.atTarget].filter((p) => p !== undefined).map((p) =>
+            ` Then at a fixed ${int(p.offered)} notifications/s (invoices at ${int(p.invoiceRate)}/s): ${int(p.received)} of ${int(p.expected)} received at ${int(p.rate)}/s, event → delivery p50 ${ms(p.latency.p50)}, p99 ${ms(p.latency.p99)}, max ${ms(p.latency.max)}.`
+          ).join("")
         }`
       )
     }
     lines.push("")
-    lines.push("The rate is notifications received ÷ time from the start of the load to the last delivery; when delivery keeps pace with the load it is bounded by the invoice rate (one InvoiceCreated per invoice and webhook). At that full load a queue builds up, and the p99 is mostly its wait; the paced phase that follows offers half the delivered rate, which shows the latency of a dispatcher that keeps up.")
+    lines.push("The rate is notifications received ÷ time from the start of the load to the last delivery; when delivery keeps pace with the load it is bounded by the invoice rate (one InvoiceCreated per invoice and webhook). At that full load a queue builds up, and the p99 is mostly its wait; the paced phases that follow offer half the delivered rate (the latency of a dispatcher that keeps up) and then the target's rate, which is what the target asks: that many notifications a second, each within its p99. A paced phase's rate is notifications received ÷ time from its start to its last delivery.")
     lines.push("")
   }
 

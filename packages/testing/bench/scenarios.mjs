@@ -282,10 +282,11 @@ const pacedInvoices = async (server, { ratePerSecond, durationMs, connections = 
 /**
  * Scenario 4: webhook delivery of the InvoiceCreated notifications of a createInvoice load.
  * First as fast as the server takes invoices (the delivered rate; the latency then is mostly the
- * queue that builds up), then, once that queue has drained, at half the delivered rate for
- * `pacedMs` (the latency of a dispatcher that keeps up).
+ * queue that builds up), then, once that queue has drained, paced for `pacedMs` each: at half the
+ * delivered rate (the latency of a dispatcher that keeps up), and at `targetRate` notifications/s
+ * when given (whether it keeps up with the target's rate, and at what latency).
  */
-export const webhookScenario = async (server, { connections, durationMs, hooks, drainMs, pacedMs = durationMs }) => {
+export const webhookScenario = async (server, { connections, durationMs, hooks, drainMs, pacedMs = durationMs, targetRate }) => {
   const receiver = await startReceiver()
   const admin = clientFor(server, 2)
   const webhookIDs = []
@@ -321,22 +322,32 @@ export const webhookScenario = async (server, { connections, durationMs, hooks, 
     const s = { ...receiver.stats }
     const spanMs = Math.max(1, s.lastAt - loadStart)
     const rate = (s.received / spanMs) * 1000
-    let paced
-    if (s.received >= expected && pacedMs > 0) {
+    // Open loop at `offered` notifications/s (invoices at offered / hooks per second).
+    const pacedPhase = async (offered) => {
       receiver.reset()
-      const ratePerSecond = Math.max(1, Math.floor(rate / 2 / hooks))
-      const pacedLoad = await pacedInvoices(server, { ratePerSecond, durationMs: pacedMs })
+      const ratePerSecond = Math.max(1, Math.floor(offered / hooks))
+      const phaseStart = Date.now()
+      const pacedLoad = await pacedInvoices(server, { ratePerSecond, durationMs: pacedMs, connections })
       const pacedExpected = pacedLoad.ok * hooks
       const pacedDrain = performance.now()
       while (receiver.stats.received < pacedExpected && performance.now() - pacedDrain < drainMs) await sleep(50)
-      paced = {
+      const received = receiver.stats.received
+      return {
         offered: ratePerSecond * hooks,
         invoiceRate: pacedLoad.rate,
         expected: pacedExpected,
-        received: receiver.stats.received,
-        complete: receiver.stats.received >= pacedExpected,
+        received,
+        complete: received >= pacedExpected,
+        // received ÷ time from the phase's start to its last delivery
+        rate: (received / Math.max(1, receiver.stats.lastAt - phaseStart)) * 1000,
         latency: receiver.stats.latency.summary()
       }
+    }
+    let paced
+    let atTarget
+    if (s.received >= expected && pacedMs > 0) {
+      paced = await pacedPhase(rate / 2)
+      if (targetRate !== undefined && paced.complete) atTarget = await pacedPhase(targetRate)
     }
     return {
       available: true,
@@ -357,7 +368,8 @@ export const webhookScenario = async (server, { connections, durationMs, hooks, 
       latency: s.latency.summary(),
       cpu: load.cpu,
       load1: load.load1,
-      paced
+      paced,
+      atTarget
     }
   } finally {
     for (const id of webhookIDs) {

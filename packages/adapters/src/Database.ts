@@ -19,10 +19,15 @@ export type DatabaseConfig =
   | { readonly _tag: "pg"; readonly url: string; readonly maxConnections?: number | undefined }
   | { readonly _tag: "sqlite"; readonly filename: string }
 
-/** Reads the choice from a `DATABASE_URL` value and a data dir. @since 0.1.0 */
-export const fromEnv = (databaseUrl: string | undefined, dataDir: string): DatabaseConfig =>
+/**
+ * Reads the choice from a `DATABASE_URL` value and a data dir; `maxConnections` sizes the
+ * PostgreSQL pool (default 10).
+ *
+ * @since 0.1.0
+ */
+export const fromEnv = (databaseUrl: string | undefined, dataDir: string, maxConnections?: number): DatabaseConfig =>
   databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(databaseUrl)
-    ? { _tag: "pg", url: databaseUrl }
+    ? { _tag: "pg", url: databaseUrl, maxConnections }
     : { _tag: "sqlite", filename: databaseUrl !== undefined && databaseUrl !== "" ? databaseUrl.replace(/^sqlite:(\/\/)?/, "") : path.join(dataDir, "kassa.db") }
 
 /** BIGINT (int8, oid 20) columns hold epoch milliseconds and amounts: safe integers. */

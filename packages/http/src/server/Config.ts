@@ -4,6 +4,7 @@
  * - `PORT` (default 8022), `HOST` (default 0.0.0.0)
  * - `KASSA_DATA_DIR` (default `./.kassa`): SQLite file, signing keys, dev credentials
  * - `DATABASE_URL`: `postgres://…` switches to PostgreSQL; else the embedded SQLite
+ * - `KASSA_DB_POOL_SIZE` (default 10): connections in the PostgreSQL pool
  * - `KASSA_SIGNING_KEY`: PEM private key(s) instead of the data dir's keys
  * - `KASSA_VAULT_KEY`: the card vault's master key (32 bytes, base64 or hex) instead of the data dir's
  * - `KASSA_PUBLIC_URL` (default http://localhost:PORT): where payers reach this server (3-D Secure)
@@ -32,11 +33,15 @@ export const fromEnv = (env: NodeJS.ProcessEnv = process.env): ServerConfig => {
   const dataDir = path.resolve(env.KASSA_DATA_DIR ?? ".kassa")
   const port = Number(env.PORT ?? 8022)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`)
+  const poolSize = env.KASSA_DB_POOL_SIZE === undefined || env.KASSA_DB_POOL_SIZE === "" ? undefined : Number(env.KASSA_DB_POOL_SIZE)
+  if (poolSize !== undefined && (!Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000)) {
+    throw new Error(`KASSA_DB_POOL_SIZE must be a whole number from 1 to 1000, got ${env.KASSA_DB_POOL_SIZE}`)
+  }
   return {
     port,
     host: env.HOST ?? "0.0.0.0",
     dataDir,
-    database: Database.fromEnv(env.DATABASE_URL, dataDir),
+    database: Database.fromEnv(env.DATABASE_URL, dataDir, poolSize),
     signingKey: env.KASSA_SIGNING_KEY,
     vaultKey: env.KASSA_VAULT_KEY,
     webhooks: { allowPrivateNetworks: /^(1|true|yes)$/i.test(env.KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? "") },

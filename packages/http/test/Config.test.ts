@@ -1,0 +1,19 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as Config from "@kassa/http/server/Config"
+
+describe("Config", () => {
+  it("KASSA_DB_POOL_SIZE sizes the PostgreSQL pool; without it the pool keeps its default", () => {
+    const sized = Config.fromEnv({ DATABASE_URL: "postgres://u@db:5432/kassa", KASSA_DB_POOL_SIZE: "24" })
+    assert.deepStrictEqual(sized.database, { _tag: "pg", url: "postgres://u@db:5432/kassa", maxConnections: 24 })
+    const plain = Config.fromEnv({ DATABASE_URL: "postgres://u@db:5432/kassa" })
+    assert.strictEqual(plain.database._tag === "pg" ? plain.database.maxConnections : "sqlite", undefined)
+    const sqlite = Config.fromEnv({ KASSA_DB_POOL_SIZE: "4", KASSA_DATA_DIR: "/tmp/x" })
+    assert.deepStrictEqual(sqlite.database, { _tag: "sqlite", filename: "/tmp/x/kassa.db" })
+  })
+
+  it("a pool size that is not a whole number from 1 to 1000 stops the start with a message naming it", () => {
+    for (const bad of ["0", "-3", "2.5", "many", "1001"]) {
+      assert.throws(() => Config.fromEnv({ DATABASE_URL: "postgres://db/kassa", KASSA_DB_POOL_SIZE: bad }), /KASSA_DB_POOL_SIZE/)
+    }
+  })
+})

@@ -3,11 +3,13 @@
  * Coalesces writes that independent fibers make at about the same time: each call waits for the
  * batch that carries it. A batch holds every call that arrived while the previous one was being
  * written (at most `maxBatch`), so under light load it is one call and under load one round trip
- * serves many.
+ * serves many. `write` must be all or nothing (one statement, or one transaction): when a batch
+ * fails, each of its calls is written alone, and only a call that fails then fails its caller.
  */
 import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 
@@ -25,9 +27,15 @@ export const make = <A, E>(
     const queue = yield* Queue.unbounded<readonly [A, Deferred.Deferred<void, E>]>()
     const writeBatch = (batch: Chunk.Chunk<readonly [A, Deferred.Deferred<void, E>]>) => {
       const entries = Chunk.toReadonlyArray(batch)
-      return write(entries.map(([item]) => item)).pipe(
-        Effect.exit,
-        Effect.flatMap((exit) => Effect.forEach(entries, ([, done]) => Deferred.done(done, exit), { discard: true })),
+      return Effect.exit(write(entries.map(([item]) => item))).pipe(
+        Effect.flatMap((exit) =>
+          Exit.isSuccess(exit) || entries.length === 1
+            ? Effect.forEach(entries, ([, done]) => Deferred.done(done, exit), { discard: true })
+            // A batch is all or nothing: one bad call must not fail the others, so each goes alone.
+            : Effect.forEach(entries, ([item, done]) => Effect.flatMap(Effect.exit(write([item])), (own) => Deferred.done(done, own)), {
+              discard: true
+            })
+        ),
         Effect.uninterruptible
       )
     }

@@ -78,7 +78,10 @@ export interface WebhookOptions {
   readonly timeout?: Duration.DurationInput | undefined
   /** How long a claimed subject stays with its process before another may take it (default 1 min). */
   readonly lease?: Duration.DurationInput | undefined
-  /** How many subjects are delivered at once (default 32). */
+  /**
+   * How many subjects are delivered at once (default 128); one receiver's host gets at most
+   * `MAX_SOCKETS_PER_HOST` connections of them, the others wait for one.
+   */
   readonly concurrency?: number | undefined
   /** Whether the background loops run (default true). Without them, call the passes yourself. */
   readonly run?: boolean | undefined
@@ -108,6 +111,8 @@ const FANOUT_MAX_PER_PASS = 10_000
 const SENDS_PER_SUBJECT_PER_PASS = 100
 /** The queue's head and the notifications behind it, read at once. */
 const HEADS_PER_READ = 20
+/** Connections to one receiver's host at once: a merchant's server is not a load balancer's. */
+export const MAX_SOCKETS_PER_HOST = 32
 /** Successful attempts recorded by one statement at most. */
 const RECORDS_PER_BATCH = 256
 
@@ -171,9 +176,9 @@ const make = (options: WebhookOptions) =>
     const owner = randomId(16)
     const leaseMs = ms(options.lease, "1 minute")
     const timeoutMs = ms(options.timeout, "10 seconds")
-    const concurrency = Math.max(1, options.concurrency ?? 32)
+    const concurrency = Math.max(1, options.concurrency ?? 128)
     const allowPrivateNetworks = options.allowPrivateNetworks === true
-    const agents = makeAgents(concurrency)
+    const agents = makeAgents(Math.min(concurrency, MAX_SOCKETS_PER_HOST))
     yield* Effect.addFinalizer(() => Effect.sync(() => {
       agents.http.destroy()
       agents.https.destroy()

@@ -642,6 +642,22 @@ for (const dialect of Dialects.dialects()) {
           assert.deepStrictEqual((yield* deliveriesOf(hook.id)).map((q) => `${q.subjectID}/${q.eventType}`), [`${x.id}/InvoiceCreated`])
         }))
 
+      it.scoped("many subjects go out at once, but one receiver's host gets at most MAX_SOCKETS_PER_HOST connections", () =>
+        Effect.gen(function*() {
+          const d = yield* dispatcher
+          const m = yield* Fixtures.merchant()
+          const r = yield* Receiver.make
+          yield* r.setDefault({ status: 200, delayMs: 150 })
+          const hook = yield* hookFor(m, r.urlFor("/busy"), { eventTypes: ["InvoiceCreated"] })
+          const subjects = WebhookDispatcher.MAX_SOCKETS_PER_HOST + 8
+          yield* Effect.forEach(Array.from({ length: subjects }), () => newInvoice(m), { discard: true })
+          yield* d.fanOut
+          assert.strictEqual(yield* d.deliverDue, subjects)
+          assert.strictEqual(yield* r.peakInFlight, WebhookDispatcher.MAX_SOCKETS_PER_HOST)
+          const delivered = (yield* deliveriesOf(hook.id)).filter((q) => q.status === "delivered")
+          assert.strictEqual(delivered.length, subjects)
+        }))
+
       it.scoped("the SSRF guard: refused at creation, and re-checked at every send", () =>
         Effect.gen(function*() {
           const strict = (yield* Layer.build(WebhookDispatcher.urlGuardLayer({

@@ -11,9 +11,16 @@ describe("Config", () => {
     assert.deepStrictEqual(sqlite.database, { _tag: "sqlite", filename: "/tmp/x/kassa.db" })
   })
 
-  it("a pool size that is not a whole number from 1 to 1000 stops the start with a message naming it", () => {
-    for (const bad of ["0", "-3", "2.5", "many", "1001"]) {
-      assert.throws(() => Config.fromEnv({ DATABASE_URL: "postgres://db/kassa", KASSA_DB_POOL_SIZE: bad }), /KASSA_DB_POOL_SIZE/)
+  it("KASSA_WEBHOOK_CONCURRENCY sets how many notifications go out at once; without it the dispatcher's default holds", () => {
+    assert.strictEqual(Config.fromEnv({ KASSA_WEBHOOK_CONCURRENCY: "64" }).webhooks?.concurrency, 64)
+    assert.strictEqual(Config.fromEnv({}).webhooks?.concurrency, undefined)
+  })
+
+  it("a count that is not a whole number from 1 to 1000 stops the start with a message naming it", () => {
+    for (const name of ["KASSA_DB_POOL_SIZE", "KASSA_WEBHOOK_CONCURRENCY"]) {
+      for (const bad of ["0", "-3", "2.5", "many", "1001"]) {
+        assert.throws(() => Config.fromEnv({ DATABASE_URL: "postgres://db/kassa", [name]: bad }), new RegExp(name))
+      }
     }
   })
 })

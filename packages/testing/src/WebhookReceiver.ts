@@ -60,6 +60,8 @@ export interface Receiver {
   readonly setDefault: (reply: Reply | number) => Effect.Effect<void>
   /** Forgets requests, scripts and the default. */
   readonly reset: Effect.Effect<void>
+  /** The most requests that were waiting for their answers at once, so far. */
+  readonly peakInFlight: Effect.Effect<number>
   /**
    * Waits (real time, default at most 20 s: suites run side by side on two cores) until `count` requests (that `match` picks) have
    * arrived; answers them. Fails with a defect on timeout, listing what did arrive.
@@ -87,6 +89,8 @@ export const make: Effect.Effect<Receiver, never, Scope.Scope> = Effect.gen(func
   const received: Array<ReceivedRequest> = []
   let scripts: Array<{ readonly match: ((r: ReceivedRequest) => boolean) | undefined; readonly replies: Array<Reply> }> = []
   let fallback: Reply = { status: 200 }
+  let inFlight = 0
+  let peakInFlight = 0
 
   const pick = (request: ReceivedRequest): Reply => {
     for (const script of scripts) {
@@ -96,6 +100,9 @@ export const make: Effect.Effect<Receiver, never, Scope.Scope> = Effect.gen(func
   }
 
   const server = http.createServer((req, res) => {
+    inFlight++
+    peakInFlight = Math.max(peakInFlight, inFlight)
+    res.on("close", () => void inFlight--)
     const chunks: Array<Buffer> = []
     req.on("data", (chunk: Buffer) => chunks.push(chunk))
     req.on("end", () => {
@@ -165,7 +172,9 @@ export const make: Effect.Effect<Receiver, never, Scope.Scope> = Effect.gen(func
       received.length = 0
       scripts = []
       fallback = { status: 200 }
+      peakInFlight = inFlight
     }),
+    peakInFlight: Effect.sync(() => peakInFlight),
     waitFor
   } satisfies Receiver
 })

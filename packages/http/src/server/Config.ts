@@ -10,6 +10,7 @@
  * - `KASSA_PUBLIC_URL` (default http://localhost:PORT): where payers reach this server (3-D Secure)
  * - `KASSA_PROVISION_DEMO` (default true): provision a demo merchant on an empty store
  * - `KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS` (default false): let webhooks reach loopback and private networks (development)
+ * - `KASSA_WEBHOOK_CONCURRENCY` (default 128): notifications sent at once (at most 32 connections to one host)
  * - `KASSA_TRACING` (default false): keep Effect's spans (for a tracer an embedder provides)
  * - `KASSA_COUNT_STATEMENTS` (default false): count SQL statements by operation, shown at `/metrics`
  *
@@ -28,15 +29,22 @@ export interface ServerConfig extends KassaConfig {
   readonly countStatements: boolean
 }
 
+/** A whole number from 1 to 1000 named by `name`, or undefined when it is not set. */
+const count = (env: NodeJS.ProcessEnv, name: string): number | undefined => {
+  const text = env[name]
+  if (text === undefined || text === "") return undefined
+  const n = Number(text)
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new Error(`${name} must be a whole number from 1 to 1000, got ${text}`)
+  return n
+}
+
 /** @since 0.1.0 */
 export const fromEnv = (env: NodeJS.ProcessEnv = process.env): ServerConfig => {
   const dataDir = path.resolve(env.KASSA_DATA_DIR ?? ".kassa")
   const port = Number(env.PORT ?? 8022)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`)
-  const poolSize = env.KASSA_DB_POOL_SIZE === undefined || env.KASSA_DB_POOL_SIZE === "" ? undefined : Number(env.KASSA_DB_POOL_SIZE)
-  if (poolSize !== undefined && (!Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000)) {
-    throw new Error(`KASSA_DB_POOL_SIZE must be a whole number from 1 to 1000, got ${env.KASSA_DB_POOL_SIZE}`)
-  }
+  const poolSize = count(env, "KASSA_DB_POOL_SIZE")
+  const webhookConcurrency = count(env, "KASSA_WEBHOOK_CONCURRENCY")
   return {
     port,
     host: env.HOST ?? "0.0.0.0",
@@ -44,7 +52,10 @@ export const fromEnv = (env: NodeJS.ProcessEnv = process.env): ServerConfig => {
     database: Database.fromEnv(env.DATABASE_URL, dataDir, poolSize),
     signingKey: env.KASSA_SIGNING_KEY,
     vaultKey: env.KASSA_VAULT_KEY,
-    webhooks: { allowPrivateNetworks: /^(1|true|yes)$/i.test(env.KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? "") },
+    webhooks: {
+      allowPrivateNetworks: /^(1|true|yes)$/i.test(env.KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? ""),
+      concurrency: webhookConcurrency
+    },
     settings: { publicUrl: (env.KASSA_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, "") },
     provisionDemo: !/^(0|false|no)$/i.test(env.KASSA_PROVISION_DEMO ?? "true"),
     tracing: /^(1|true|yes)$/i.test(env.KASSA_TRACING ?? ""),

@@ -13,21 +13,40 @@ import * as String from "effect/String"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import pg from "pg"
+import { nameHotStatements } from "./internal/preparedStatements.js"
 
 /** @since 0.1.0 @category models */
 export type DatabaseConfig =
-  | { readonly _tag: "pg"; readonly url: string; readonly maxConnections?: number | undefined }
+  | {
+    readonly _tag: "pg"
+    readonly url: string
+    readonly maxConnections?: number | undefined
+    /**
+     * Whether hot statements are prepared by name on each connection (default true; turn it off
+     * behind a pooler that cannot keep them, as PgBouncer's transaction mode before 1.21).
+     */
+    readonly preparedStatements?: boolean | undefined
+  }
   | { readonly _tag: "sqlite"; readonly filename: string }
 
 /**
- * Reads the choice from a `DATABASE_URL` value and a data dir; `maxConnections` sizes the
- * PostgreSQL pool (default 10).
+ * Reads the choice from a `DATABASE_URL` value and a data dir; `pg` tunes the PostgreSQL pool
+ * (its size, default 10; whether hot statements are prepared, default yes).
  *
  * @since 0.1.0
  */
-export const fromEnv = (databaseUrl: string | undefined, dataDir: string, maxConnections?: number): DatabaseConfig =>
+export const fromEnv = (
+  databaseUrl: string | undefined,
+  dataDir: string,
+  pg: { readonly maxConnections?: number | undefined; readonly preparedStatements?: boolean | undefined } = {}
+): DatabaseConfig =>
   databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(databaseUrl)
-    ? { _tag: "pg", url: databaseUrl, maxConnections }
+    ? {
+      _tag: "pg",
+      url: databaseUrl,
+      ...(pg.maxConnections === undefined ? {} : { maxConnections: pg.maxConnections }),
+      ...(pg.preparedStatements === undefined ? {} : { preparedStatements: pg.preparedStatements })
+    }
     : { _tag: "sqlite", filename: databaseUrl !== undefined && databaseUrl !== "" ? databaseUrl.replace(/^sqlite:(\/\/)?/, "") : path.join(dataDir, "kassa.db") }
 
 /** BIGINT (int8, oid 20) columns hold epoch milliseconds and amounts: safe integers. */
@@ -53,6 +72,7 @@ const pgPool = (config: Extract<DatabaseConfig, { _tag: "pg" }>) =>
           types: pgTypes
         })
         pool.on("error", () => {})
+        if (config.preparedStatements !== false) nameHotStatements(pool)
         try {
           await pool.query("SELECT 1")
         } catch (cause) {

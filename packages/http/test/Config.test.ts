@@ -11,6 +11,12 @@ describe("Config", () => {
     assert.deepStrictEqual(sqlite.database, { _tag: "sqlite", filename: "/tmp/x/kassa.db" })
   })
 
+  it("KASSA_DB_PREPARED_STATEMENTS=false turns the prepared statements off; anything but a yes or a no stops the start", () => {
+    const off = Config.fromEnv({ DATABASE_URL: "postgres://db/kassa", KASSA_DB_PREPARED_STATEMENTS: "false" })
+    assert.deepStrictEqual(off.database, { _tag: "pg", url: "postgres://db/kassa", preparedStatements: false })
+    assert.throws(() => Config.fromEnv({ DATABASE_URL: "postgres://db/kassa", KASSA_DB_PREPARED_STATEMENTS: "maybe" }), /KASSA_DB_PREPARED_STATEMENTS/)
+  })
+
   it("KASSA_WEBHOOK_CONCURRENCY sets how many notifications go out at once; without it the dispatcher's default holds", () => {
     assert.strictEqual(Config.fromEnv({ KASSA_WEBHOOK_CONCURRENCY: "64" }).webhooks?.concurrency, 64)
     assert.strictEqual(Config.fromEnv({}).webhooks?.concurrency, undefined)

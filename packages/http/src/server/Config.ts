@@ -5,6 +5,7 @@
  * - `KASSA_DATA_DIR` (default `./.kassa`): SQLite file, signing keys, dev credentials
  * - `DATABASE_URL`: `postgres://…` switches to PostgreSQL; else the embedded SQLite
  * - `KASSA_DB_POOL_SIZE` (default 10): connections in the PostgreSQL pool
+ * - `KASSA_DB_PREPARED_STATEMENTS` (default true): prepare hot statements by name (false behind PgBouncer's transaction mode before 1.21)
  * - `KASSA_SIGNING_KEY`: PEM private key(s) instead of the data dir's keys
  * - `KASSA_VAULT_KEY`: the card vault's master key (32 bytes, base64 or hex) instead of the data dir's
  * - `KASSA_PUBLIC_URL` (default http://localhost:PORT): where payers reach this server (3-D Secure)
@@ -38,6 +39,15 @@ const count = (env: NodeJS.ProcessEnv, name: string): number | undefined => {
   return n
 }
 
+/** true or false named by `name`, or undefined when it is not set. */
+const flag = (env: NodeJS.ProcessEnv, name: string): boolean | undefined => {
+  const text = env[name]
+  if (text === undefined || text === "") return undefined
+  if (/^(1|true|yes)$/i.test(text)) return true
+  if (/^(0|false|no)$/i.test(text)) return false
+  throw new Error(`${name} must be true or false, got ${text}`)
+}
+
 /** @since 0.1.0 */
 export const fromEnv = (env: NodeJS.ProcessEnv = process.env): ServerConfig => {
   const dataDir = path.resolve(env.KASSA_DATA_DIR ?? ".kassa")
@@ -49,7 +59,10 @@ export const fromEnv = (env: NodeJS.ProcessEnv = process.env): ServerConfig => {
     port,
     host: env.HOST ?? "0.0.0.0",
     dataDir,
-    database: Database.fromEnv(env.DATABASE_URL, dataDir, poolSize),
+    database: Database.fromEnv(env.DATABASE_URL, dataDir, {
+      maxConnections: poolSize,
+      preparedStatements: flag(env, "KASSA_DB_PREPARED_STATEMENTS")
+    }),
     signingKey: env.KASSA_SIGNING_KEY,
     vaultKey: env.KASSA_VAULT_KEY,
     webhooks: {

@@ -1,0 +1,77 @@
+/**
+ * @internal
+ * Named prepared statements for a `pg` pool's hot statements. PostgreSQL parses and plans an
+ * unnamed statement on every run; a named one is parsed once per connection, and its plan may be
+ * kept. `@effect/sql-pg` sends every statement unnamed, so the pool's clients name them: a text
+ * gets a name once it has run `hotAfter` times, and at most `maxNamed` texts get one (a
+ * connection keeps the statements it prepared until it closes), so rare texts (a search's filters,
+ * a long `IN` list) stay unnamed.
+ *
+ * A prepared statement's result may not change shape: `SELECT *` and `RETURNING *` stay unnamed
+ * (another process's migration may add a column), and one that fails with "cached plan must not
+ * change result type" (a column's type changed) is run again unnamed, and never named again.
+ * Inside a transaction that failure has already aborted it: the transaction fails with it, and
+ * its next run goes unnamed.
+ */
+import type pg from "pg"
+
+/** @internal */
+export interface Options {
+  readonly hotAfter: number
+  readonly maxNamed: number
+}
+
+const PREPARABLE = /^\s*(?:SELECT|INSERT|UPDATE|DELETE|WITH)\b/i
+const STAR = /(?:\bSELECT|\bRETURNING|,)\s*(?:[A-Za-z_][A-Za-z0-9_]*\.)?\*/i
+
+const resultTypeChanged = (error: unknown) =>
+  typeof error === "object" && error !== null && (error as { code?: unknown }).code === "0A000" &&
+  /cached plan must not change result type/.test(String((error as { message?: unknown }).message))
+
+type Callback = (error: Error | null, result: unknown) => void
+
+/** @internal Names the hot statements of every client `pool` connects from now on. */
+export const nameHotStatements = (pool: pg.Pool, options: Options = { hotAfter: 10, maxNamed: 200 }): void => {
+  const runs = new Map<string, number>()
+  const names = new Map<string, string>()
+  const never = new Set<string>()
+  let next = 0
+
+  const nameFor = (text: string): string | undefined => {
+    const known = names.get(text)
+    if (known !== undefined) return known
+    if (names.size >= options.maxNamed || never.has(text) || !PREPARABLE.test(text) || STAR.test(text)) return undefined
+    const count = (runs.get(text) ?? 0) + 1
+    if (count < options.hotAfter) {
+      if (runs.size >= 10_000) runs.clear()
+      runs.set(text, count)
+      return undefined
+    }
+    runs.delete(text)
+    const name = `kassa_${next++}`
+    names.set(text, name)
+    return name
+  }
+
+  pool.on("connect", (client) => {
+    const query: (...args: Array<any>) => any = client.query.bind(client)
+    ;(client as any).query = (...args: Array<any>) => {
+      const [text, values, callback] = args
+      if (args.length !== 3 || typeof text !== "string" || !Array.isArray(values) || typeof callback !== "function") {
+        return query(...args)
+      }
+      const name = nameFor(text)
+      if (name === undefined) return query(text, values, callback)
+      return query({ name, text, values }, (error: Error | null, result: unknown) => {
+        if (error !== null && resultTypeChanged(error)) {
+          names.delete(text)
+          never.add(text)
+          // in an aborted transaction the run again fails too: the first failure is the one to tell
+          return query(text, values, (again: Error | null, result: unknown) =>
+            (callback as Callback)(again !== null && (again as { code?: unknown }).code === "25P02" ? error : again, result))
+        }
+        ;(callback as Callback)(error, result)
+      })
+    }
+  })
+}

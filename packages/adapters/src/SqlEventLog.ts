@@ -82,7 +82,7 @@ export const layer = Layer.effect(
             ? Effect.flatMap(Clock.currentTimeMillis, (now) => write(nextEvent(event, now, false)))
             : Effect.asVoid(append(event))),
       list: (q) =>
-        sql`SELECT * FROM events WHERE aggregate_type = ${q.aggregateType} AND aggregate_id = ${q.aggregateID}
+        sql`SELECT aggregate_type, aggregate_id, party_id, id, created_at, changes FROM events WHERE aggregate_type = ${q.aggregateType} AND aggregate_id = ${q.aggregateID}
             AND id > ${q.after} ${q.partyID === undefined ? sql.literal("") : sql`AND party_id = ${q.partyID}`}
             ORDER BY id LIMIT ${q.limit}`.pipe(
           Effect.map((rows) =>

@@ -28,6 +28,13 @@ const dataOf = (i: Record) => ({
   paymentCount: i.paymentCount
 })
 
+/**
+ * The columns `fromRow` reads, named (not `*`: a statement prepared with `*` would break when a
+ * migration adds a column). @since 0.1.0
+ */
+export const columns = "id, party_id, shop_id, external_id, created_at, due_date, amount, currency, product, status, " +
+  "invoice_template_id, active_payment_id, data, version"
+
 /** Reads an `invoices` row (searches read the same rows). @since 0.1.0 */
 export const fromRow = (r: any): Record => {
   const d = json<ReturnType<typeof dataOf>>(r.data)
@@ -64,12 +71,13 @@ export const layer = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const one = (rows: ReadonlyArray<any>) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))
     const forUpdate = rowLock(sql, "FOR UPDATE")
+    const own = sql.literal(columns)
     const setColumns = (i: Invoice.InvoiceRecord) =>
       sql`status = ${i.status}, active_payment_id = ${i.activePaymentID ?? null}, data = ${toJson(dataOf(i))}, version = ${i.version}`
     return {
       findById: (partyID, id) =>
-        sql`SELECT * FROM invoices WHERE id = ${id} AND party_id = ${partyID}`.pipe(Effect.map(one), Effect.orDie),
-      findByIdUnscoped: (id) => sql`SELECT * FROM invoices WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+        sql`SELECT ${own} FROM invoices WHERE id = ${id} AND party_id = ${partyID}`.pipe(Effect.map(one), Effect.orDie),
+      findByIdUnscoped: (id) => sql`SELECT ${own} FROM invoices WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
       insert: (i) =>
         write(sql`INSERT INTO invoices ${
           sql.insert({
@@ -95,7 +103,7 @@ export const layer = Layer.effect(
           Effect.orDie
         ),
       findForUpdate: (id) =>
-        touchingOnly("invoices")(sql`SELECT * FROM invoices WHERE id = ${id} ${forUpdate}`).pipe(Effect.map(one), Effect.orDie),
+        touchingOnly("invoices")(sql`SELECT ${own} FROM invoices WHERE id = ${id} ${forUpdate}`).pipe(Effect.map(one), Effect.orDie),
       overwrite: (i) => write(sql`UPDATE invoices SET ${setColumns(i)} WHERE id = ${i.id} AND version = ${i.version - 1}`)
     }
   })

@@ -167,7 +167,7 @@ export const layer = Layer.mergeAll(
             })
           }`),
         findByToken: (token) =>
-          sql`SELECT * FROM payment_resources WHERE token = ${token}`.pipe(
+          sql`SELECT token, session, party_id, data, created_at, valid_until FROM payment_resources WHERE token = ${token}`.pipe(
             Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(resourceFromRow))),
             Effect.orDie
           )

@@ -16,6 +16,9 @@ import { touchingOnly, write } from "./internal/writes.js"
 
 const refundData = (r: RefundRecord) => ({ reason: r.reason, cart: r.cart, allocation: r.allocation, error: r.error })
 
+/** The columns `refundFromRow` reads, named (a statement prepared with `*` breaks when a column is added). */
+const refundColumns = "id, invoice_id, payment_id, party_id, shop_id, external_id, created_at, amount, currency, status, fee, data, version"
+
 const refundFromRow = (r: any): RefundRecord => {
   const d = json<ReturnType<typeof refundData>>(r.data)
   return {
@@ -64,20 +67,21 @@ export const layer = Layer.mergeAll(
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const read = touchingOnly("refunds")
+      const own = sql.literal(refundColumns)
       return {
         findById: (invoiceID, paymentID, id) =>
-          read(sql`SELECT * FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}`).pipe(
+          read(sql`SELECT ${own} FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}`).pipe(
             Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(refundFromRow))),
             Effect.orDie
           ),
         findOfParty: (partyID, invoiceID, paymentID, id) =>
-          read(sql`SELECT * FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}
+          read(sql`SELECT ${own} FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}
               AND party_id = ${partyID}`).pipe(
             Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(refundFromRow))),
             Effect.orDie
           ),
         listByPayment: (invoiceID, paymentID) =>
-          read(sql`SELECT * FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}`).pipe(
+          read(sql`SELECT ${own} FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}`).pipe(
             Effect.map((rows) => byNumber(rows.map(refundFromRow))),
             Effect.orDie
           ),

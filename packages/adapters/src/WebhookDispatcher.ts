@@ -58,7 +58,7 @@ import * as Statements from "./Statements.js"
 import { loadMasterKey } from "./SqlCardVault.js"
 import { rowLock } from "./internal/locks.js"
 import { date, int, json } from "./internal/rows.js"
-import { fromRow as invoiceFromRow } from "./SqlInvoices.js"
+import { columns as invoiceColumns, fromRow as invoiceFromRow } from "./SqlInvoices.js"
 import { columns as paymentColumns, fromRow as paymentFromRow } from "./SqlPayments.js"
 import { checkUrl, type Resolver } from "./internal/webhooks/guard.js"
 import { makeKeys } from "./internal/webhooks/keys.js"
@@ -250,7 +250,7 @@ const make = (options: WebhookOptions) =>
         const [eventRows, invoiceRows, paymentRows] = yield* Effect.all([
           sql<any>`SELECT aggregate_id, id, created_at, changes FROM events
             WHERE aggregate_type = 'invoice' AND ${sql.in("aggregate_id", invoiceIDs)} ORDER BY aggregate_id, id`,
-          sql<any>`SELECT * FROM invoices WHERE ${sql.in("id", invoiceIDs)}`,
+          sql<any>`SELECT ${sql.literal(invoiceColumns)} FROM invoices WHERE ${sql.in("id", invoiceIDs)}`,
           sql<any>`SELECT ${sql.literal(paymentColumns)} FROM payments WHERE ${sql.in("invoice_id", invoiceIDs)}`
         ])
         for (const r of eventRows) {

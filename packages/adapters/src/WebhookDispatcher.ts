@@ -396,8 +396,8 @@ const make = (options: WebhookOptions) =>
         AND d.status = 'pending' ORDER BY d.id LIMIT ${HEADS_PER_READ}`
 
     /**
-     * Claims up to `limit` due subjects for this process. On PostgreSQL the same statement reads
-     * each one's queue (`first`), as `lockAndRead` would.
+     * Claims up to `limit` due subjects for this process, with each one's queue (`first`), as
+     * `lockAndRead` would read it: on PostgreSQL in the same statement, on SQLite in one more.
      */
     const claimSubjects = (limit: number) =>
       Effect.gen(function*() {
@@ -430,9 +430,32 @@ const make = (options: WebhookOptions) =>
                 return [...claimed.values()].map(({ heads, subject, version }): Claimed => ({ subject, first: { version, heads } }))
               })
             ),
+          // SQLite: the claimed subjects' queues in one more statement, for all of them.
           orElse: () =>
-            claim.pipe(Effect.map((rows: ReadonlyArray<any>) =>
-              rows.map((r): Claimed => ({ subject: { webhookID: r.webhookId, type: r.subjectType, id: r.subjectId } }))
+            claim.pipe(Effect.flatMap((rows: ReadonlyArray<any>) =>
+              rows.length === 0 ? Effect.succeed([]) : sql<any>`SELECT * FROM (
+                  SELECT d.webhook_id AS c_webhook_id, d.subject_type AS c_subject_type, d.subject_id AS c_subject_id,
+                    d.id, d.attempts, d.first_attempt_at, d.body, w.url, w.private_key, w.deleted_at,
+                    ROW_NUMBER() OVER (PARTITION BY d.webhook_id, d.subject_type, d.subject_id ORDER BY d.id) AS rn
+                  FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+                  WHERE (d.webhook_id, d.subject_type, d.subject_id) IN (VALUES ${
+                sql.join(", ", false)(rows.map((r) => sql`(${r.webhookId}, ${r.subjectType}, ${r.subjectId})`))
+              }) AND d.status = 'pending')
+                WHERE rn <= ${HEADS_PER_READ} ORDER BY id`.pipe(
+                Effect.map((heads) => {
+                  const queues = new Map<string, Array<unknown>>()
+                  for (const h of heads) {
+                    const key = `${h.cWebhookId}\u0000${h.cSubjectType}\u0000${h.cSubjectId}`
+                    const queue = queues.get(key)
+                    if (queue === undefined) queues.set(key, [h])
+                    else queue.push(h)
+                  }
+                  return rows.map((r): Claimed => ({
+                    subject: { webhookID: r.webhookId, type: r.subjectType, id: r.subjectId },
+                    first: { version: int(r.version), heads: queues.get(`${r.webhookId}\u0000${r.subjectType}\u0000${r.subjectId}`) ?? [] }
+                  }))
+                })
+              )
             ))
         })
       }).pipe(Effect.orDie)
@@ -495,24 +518,24 @@ const make = (options: WebhookOptions) =>
      * Records successful attempts, each giving its subject back when it drained the queue
      * (`release`): one statement on PostgreSQL, one transaction elsewhere, for a whole batch.
      */
-    const writeDelivered = (batch: ReadonlyArray<Delivered>): Effect.Effect<void, SqlError> =>
-      sql.onDialectOrElse({
-        pg: () => {
-          const rows = batch.map((d) => ({
-            id: d.id,
-            number: d.number,
-            first: d.first,
-            at: d.startedAt,
-            ended_at: d.endedAt,
-            status_code: d.statusCode,
-            error: d.error,
-            duration_ms: d.durationMs,
-            webhook_id: d.release?.s.webhookID ?? null,
-            subject_type: d.release?.s.type ?? null,
-            subject_id: d.release?.s.id ?? null,
-            version: d.release?.version ?? null
-          }))
-          return sql`WITH v AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(id bigint, number integer,
+    const writeDelivered = (batch: ReadonlyArray<Delivered>): Effect.Effect<void, SqlError> => {
+      const rows = JSON.stringify(batch.map((d) => ({
+        id: d.id,
+        number: d.number,
+        first: d.first,
+        at: d.startedAt,
+        ended_at: d.endedAt,
+        status_code: d.statusCode,
+        error: d.error,
+        duration_ms: d.durationMs,
+        webhook_id: d.release?.s.webhookID ?? null,
+        subject_type: d.release?.s.type ?? null,
+        subject_id: d.release?.s.id ?? null,
+        version: d.release?.version ?? null
+      })))
+      return sql.onDialectOrElse({
+        pg: () =>
+          sql`WITH v AS (SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS v(id bigint, number integer,
               first bigint, at bigint, ended_at bigint, status_code integer, error text, duration_ms integer,
               webhook_id text, subject_type text, subject_id text, version integer)),
             a AS (INSERT INTO webhook_attempts (delivery_id, number, at, status_code, error, duration_ms, succeeded)
@@ -522,27 +545,28 @@ const make = (options: WebhookOptions) =>
             UPDATE webhook_subjects s SET locked_until = NULL, lock_owner = NULL,
               next_attempt_at = CASE WHEN s.version = v.version THEN NULL ELSE s.next_attempt_at END
             FROM v WHERE v.version IS NOT NULL AND s.webhook_id = v.webhook_id AND s.subject_type = v.subject_type
-              AND s.subject_id = v.subject_id AND s.lock_owner = ${owner}`.pipe(Effect.asVoid)
-        },
-        orElse: () =>
-          Effect.forEach(batch, (d) =>
-            Effect.all([
-              sql`INSERT INTO webhook_attempts ${
-                sql.insert({
-                  deliveryId: d.id,
-                  number: d.number,
-                  at: d.startedAt,
-                  statusCode: d.statusCode,
-                  error: d.error,
-                  durationMs: d.durationMs,
-                  succeeded: 1
-                })
-              }`,
-              sql`UPDATE webhook_deliveries SET attempts = ${d.number}, first_attempt_at = ${d.first},
-                last_attempt_at = ${d.startedAt}, status = 'delivered', delivered_at = ${d.endedAt} WHERE id = ${d.id}`,
-              ...(d.release === undefined ? [] : [releasing(d.release.s, d.release.version)])
-            ]), { discard: true }).pipe(sql.withTransaction)
+              AND s.subject_id = v.subject_id AND s.lock_owner = ${owner}`.pipe(Effect.asVoid),
+        // SQLite: three statements for the whole batch, its rows read from the same JSON.
+        orElse: () => {
+          const v = sql`(SELECT value ->> 'id' AS id, value ->> 'number' AS number, value ->> 'first' AS first,
+            value ->> 'at' AS at, value ->> 'ended_at' AS ended_at, value ->> 'status_code' AS status_code,
+            value ->> 'error' AS error, value ->> 'duration_ms' AS duration_ms, value ->> 'webhook_id' AS webhook_id,
+            value ->> 'subject_type' AS subject_type, value ->> 'subject_id' AS subject_id, value ->> 'version' AS version
+            FROM json_each(${rows}))`
+          return Effect.all([
+            sql`INSERT INTO webhook_attempts (delivery_id, number, at, status_code, error, duration_ms, succeeded)
+              SELECT id, number, at, status_code, error, duration_ms, 1 FROM ${v} AS v`,
+            sql`UPDATE webhook_deliveries SET attempts = v.number, first_attempt_at = v.first, last_attempt_at = v.at,
+              status = 'delivered', delivered_at = v.ended_at FROM ${v} AS v WHERE webhook_deliveries.id = v.id`,
+            sql`UPDATE webhook_subjects SET locked_until = NULL, lock_owner = NULL,
+              next_attempt_at = CASE WHEN webhook_subjects.version = v.version THEN NULL ELSE webhook_subjects.next_attempt_at END
+              FROM ${v} AS v WHERE v.version IS NOT NULL AND webhook_subjects.webhook_id = v.webhook_id
+              AND webhook_subjects.subject_type = v.subject_type AND webhook_subjects.subject_id = v.subject_id
+              AND webhook_subjects.lock_owner = ${owner}`
+          ], { discard: true }).pipe(sql.withTransaction)
+        }
       })
+    }
     // Attempts end independently, one per subject at a time: their records go together.
     const recordDelivered = yield* Batcher.make((batch: ReadonlyArray<Delivered>) => Statements.withWork("webhooks")(writeDelivered(batch)), {
       maxBatch: RECORDS_PER_BATCH
@@ -712,10 +736,16 @@ const make = (options: WebhookOptions) =>
         return subjects.length === free
       })
       const waitForWork = Effect.raceFirst(Queue.take(wake), pause)
+      // SQLite answers in the same turn of the event loop, so a claim after each wake would take
+      // one subject at a time: a millisecond lets the deliveries that end together free their slots.
+      const settle = sql.onDialectOrElse({
+        pg: () => Effect.void,
+        orElse: () => Effect.sleep(Duration.millis(1)).pipe(Effect.withClock(Clock.make()))
+      })
       yield* claimFree.pipe(
         Effect.catchAllCause((cause) => Effect.logError("webhook delivery pass failed", cause).pipe(Effect.as(false))),
         // every slot was filled: more may be due, claim again once one is free
-        Effect.flatMap((full) => full ? Queue.take(wake) : waitForWork),
+        Effect.flatMap((full) => Effect.zipRight(full ? Queue.take(wake) : waitForWork, settle)),
         Effect.forever,
         Statements.withWork("webhooks"),
         Effect.forkScoped

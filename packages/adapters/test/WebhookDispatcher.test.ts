@@ -658,6 +658,28 @@ for (const dialect of Dialects.dialects()) {
           assert.strictEqual(delivered.length, subjects)
         }))
 
+      it.scoped("the claimed subjects' queues are read together, not one statement a subject", () =>
+        Effect.gen(function*() {
+          const d = yield* dispatcher
+          while ((yield* d.fanOut) > 0 || (yield* d.deliverDue) > 0) {
+            // what earlier tests left
+          }
+          const m = yield* Fixtures.merchant()
+          const r = yield* Receiver.make
+          const hook = yield* hookFor(m, r.urlFor("/together"), { eventTypes: ["InvoiceCreated"] })
+          yield* Effect.forEach(Array.from({ length: 5 }), () => newInvoice(m), { discard: true })
+          yield* d.fanOut
+          const texts: Array<string> = []
+          const delivered = yield* d.deliverDue.pipe(Statement.withTransformer((statement) => {
+            texts.push(statement.compile()[0])
+            return Effect.succeed(statement)
+          }))
+          assert.strictEqual(delivered, 5)
+          // one claim with its queues, and one that finds nothing left (PostgreSQL's reads them in the same statement)
+          assert.isAtMost(texts.filter((text) => /FROM webhook_deliveries d JOIN webhooks w/.test(text)).length, 2)
+          assert.strictEqual((yield* deliveriesOf(hook.id)).filter((q) => q.status === "delivered").length, 5)
+        }))
+
       it.scoped("the SSRF guard: refused at creation, and re-checked at every send", () =>
         Effect.gen(function*() {
           const strict = (yield* Layer.build(WebhookDispatcher.urlGuardLayer({

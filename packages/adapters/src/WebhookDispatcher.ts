@@ -569,7 +569,8 @@ const make = (options: WebhookOptions) =>
     }
     // Attempts end independently, one per subject at a time: their records go together.
     const recordDelivered = yield* Batcher.make((batch: ReadonlyArray<Delivered>) => Statements.withWork("webhooks")(writeDelivered(batch)), {
-      maxBatch: RECORDS_PER_BATCH
+      maxBatch: RECORDS_PER_BATCH,
+      linger: sql.onDialectOrElse({ pg: () => undefined, orElse: () => Duration.millis(1) })
     })
 
     /** POSTs the head once and records the attempt and its consequence for the queue. */

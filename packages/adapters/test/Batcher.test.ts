@@ -59,6 +59,23 @@ describe("Batcher", () => {
       assert.deepStrictEqual(w.batches, [[1], [2, 3], [4, 5], [6]])
     }))
 
+  it.live("with a linger, a batch waits that long for more calls before it is written", () =>
+    Effect.gen(function*() {
+      const batches: Array<ReadonlyArray<number>> = []
+      const call = yield* Batcher.make((items: ReadonlyArray<number>) => Effect.sync(() => void batches.push(items)), {
+        maxBatch: 10,
+        linger: "300 millis"
+      })
+      const first = yield* Effect.fork(call(1))
+      yield* Effect.sleep("30 millis")
+      // a writer that answers at once would have written [1] by now
+      assert.deepStrictEqual(batches, [])
+      const second = yield* Effect.fork(call(2))
+      yield* Fiber.join(first)
+      yield* Fiber.join(second)
+      assert.deepStrictEqual(batches, [[1, 2]])
+    }).pipe(Effect.scoped))
+
   it.effect("closing the scope finishes the batch being written; calls still queued are interrupted, not left waiting", () =>
     Effect.gen(function*() {
       const w = yield* gatedWriter

@@ -7,7 +7,9 @@
  * fails, each of its calls is written alone, and only a call that fails then fails its caller.
  */
 import * as Chunk from "effect/Chunk"
+import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Queue from "effect/Queue"
@@ -21,7 +23,14 @@ import type * as Scope from "effect/Scope"
  */
 export const make = <A, E>(
   write: (items: ReadonlyArray<A>) => Effect.Effect<void, E>,
-  options: { readonly maxBatch: number }
+  options: {
+    readonly maxBatch: number
+    /**
+     * How long (real time) a batch waits, once it has a call, for more. For a writer that answers
+     * in the same turn of the event loop (SQLite), where nothing arrives while a batch is written.
+     */
+    readonly linger?: Duration.DurationInput | undefined
+  }
 ): Effect.Effect<(item: A) => Effect.Effect<void, E>, never, Scope.Scope> =>
   Effect.gen(function*() {
     const queue = yield* Queue.unbounded<readonly [A, Deferred.Deferred<void, E>]>()
@@ -39,8 +48,17 @@ export const make = <A, E>(
         Effect.uninterruptible
       )
     }
+    const linger = options.linger === undefined ? undefined : Effect.sleep(options.linger).pipe(Effect.withClock(Clock.make()))
+    // What was taken is written whatever happens next: a shutdown waits for it.
+    const more = (first: Chunk.Chunk<readonly [A, Deferred.Deferred<void, E>]>) =>
+      linger === undefined || Chunk.size(first) >= options.maxBatch
+        ? writeBatch(first)
+        : Effect.zipRight(linger, Queue.takeUpTo(queue, options.maxBatch - Chunk.size(first))).pipe(
+          Effect.flatMap((rest) => writeBatch(Chunk.appendAll(first, rest))),
+          Effect.uninterruptible
+        )
     yield* Queue.takeBetween(queue, 1, options.maxBatch).pipe(
-      Effect.flatMap(writeBatch),
+      Effect.flatMap(more),
       Effect.forever,
       Effect.onInterrupt(() =>
         Effect.flatMap(Queue.takeAll(queue), (left) => Effect.forEach(left, ([, done]) => Deferred.interrupt(done), { discard: true }))

@@ -4,10 +4,12 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import { Transactions } from "@kassa/core/ports/Transactions"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as GroupCommit from "./internal/groupCommit.js"
 import { heldWrites, holdingUntilRead, holdingWrites } from "./internal/writes.js"
 
 /** @since 0.1.0 @category layers */
@@ -15,14 +17,19 @@ export const layer = Layer.effect(
   Transactions,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const transact = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-      sql.withTransaction(effect).pipe(Effect.catchTag("SqlError" as any, (e) => Effect.die(e))) as typeof effect
+    const sqlErrorsDie = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
+      effect.pipe(Effect.catchTag("SqlError" as any, (e) => Effect.die(e))) as any
+    const transact = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => sqlErrorsDie(sql.withTransaction(effect))
     // A transaction's writes are its own, never held back by an enclosing `atomicWrites`. On
     // PostgreSQL its pure writes go together, before its next other statement or its COMMIT.
-    const withTransaction = sql.onDialectOrElse({
-      pg: () => <A, E, R>(effect: Effect.Effect<A, E, R>) => holdingUntilRead(sql, transact, effect),
-      orElse: () => <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.locally(transact(effect), heldWrites, undefined)
+    // SQLite: transactions that arrive together share one COMMIT (its fsync is most of their time).
+    const grouped = yield* sql.onDialectOrElse({
+      pg: () => Effect.succeed(undefined),
+      orElse: () => GroupCommit.make(sql, { maxUnits: 64 })
     })
+    const withTransaction = grouped === undefined
+      ? <A, E, R>(effect: Effect.Effect<A, E, R>) => holdingUntilRead(sql, transact, effect)
+      : <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.locally(sqlErrorsDie(grouped(effect)), heldWrites, undefined)
     return {
       background: <A, E>(effect: Effect.Effect<A, E>) =>
         effect.pipe(

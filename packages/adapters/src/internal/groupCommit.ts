@@ -1,0 +1,141 @@
+/**
+ * @internal
+ * Group commit, for a store whose one connection waits for the disk at every COMMIT (SQLite:
+ * an fsync of the log, most of a small transaction's time). Transactions that arrive while one
+ * runs join its database transaction, one after the other, each inside a savepoint of its own,
+ * and one COMMIT makes the group durable.
+ *
+ * - A unit that fails is rolled back to its savepoint: the others keep their writes.
+ * - Every unit's caller waits for the group's COMMIT before it gets its outcome, so nothing
+ *   answered can be lost in a crash. A COMMIT that fails fails every unit of the group.
+ * - The group commits once a turn of the event loop has passed with no unit waiting, or after
+ *   `maxUnits`. While it is open it holds the connection, as one transaction would.
+ * - A unit reads what the units before it in the group wrote; since they commit or fail
+ *   together, no answer rests on writes that were then lost.
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqlConnection from "@effect/sql/SqlConnection"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Cause from "effect/Cause"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Scope from "effect/Scope"
+
+interface Group {
+  readonly conn: SqlConnection.Connection
+  readonly scope: Scope.CloseableScope
+  readonly committed: Deferred.Deferred<void, SqlError>
+  units: number
+  /** A COMMIT is planned for the next turn of the event loop. */
+  planned: boolean
+}
+
+const nextTurn = Effect.async<void>((resume) => {
+  setImmediate(() => resume(Effect.void))
+})
+
+const run = (conn: SqlConnection.Connection, statement: string) => Effect.orDie(conn.executeRaw(statement, []))
+
+/**
+ * @internal
+ * `withTransaction` for `sql`'s single connection, grouping concurrent transactions. Inside a
+ * unit, a nested call is an ordinary savepoint of `sql`'s.
+ */
+export const make = (
+  sql: SqlClient.SqlClient,
+  options: { readonly maxUnits: number }
+): Effect.Effect<<A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>> =>
+  Effect.gen(function*() {
+    const mutex = yield* Effect.makeSemaphore(1)
+    let waiting = 0
+    let group: Group | undefined
+
+    const open = Effect.gen(function*() {
+      const scope = yield* Scope.make()
+      const conn = yield* Effect.orDie(Scope.extend(sql.reserve, scope)).pipe(Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause))))
+      yield* run(conn, "BEGIN").pipe(Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause))))
+      return { conn, scope, committed: yield* Deferred.make<void, SqlError>(), units: 0, planned: false }
+    })
+
+    /** Ends the open group (under the mutex): its COMMIT, or a ROLLBACK when that fails or `failed`. */
+    const end = (failed?: Cause.Cause<never>) =>
+      Effect.suspend(() => {
+        const g = group
+        if (g === undefined) return Effect.void
+        group = undefined
+        return (failed === undefined ? Effect.exit(g.conn.executeRaw("COMMIT", [])) : Effect.succeed(Exit.failCause(failed))).pipe(
+          Effect.tap((exit) => (Exit.isSuccess(exit) ? Effect.void : Effect.ignore(g.conn.executeRaw("ROLLBACK", [])))),
+          Effect.flatMap((exit) => {
+            const outcome = Exit.asVoid(exit)
+            return Effect.zipRight(Scope.close(g.scope, outcome), Deferred.done(g.committed, outcome))
+          })
+        )
+      })
+
+    /** A waiter that gave up may have been the one the group was left open for. */
+    const settle = mutex.withPermits(1)(Effect.suspend(() => (waiting === 0 ? end() : Effect.void)))
+
+    /**
+     * The COMMIT of a group whose unit ended with none waiting, once the event loop has turned:
+     * SQLite answers in the same turn, so the transactions of requests that arrive meanwhile
+     * would otherwise never find a group open.
+     */
+    const endLater = (g: Group) =>
+      mutex.withPermits(1)(Effect.suspend(() => {
+        g.planned = false
+        return group === g && waiting === 0 ? end() : Effect.void
+      }))
+
+    const enter = Effect.suspend(() => {
+      waiting++
+      return mutex.take(1).pipe(
+        Effect.onExit((exit) => {
+          waiting--
+          return Exit.isSuccess(exit) ? Effect.void : settle
+        })
+      )
+    })
+
+    /** The unit in its savepoint, under the mutex; a failure of the savepoint's own statements is a defect. */
+    const inSavepoint = <A, E, R>(g: Group, effect: Effect.Effect<A, E, R>, restore: <X, Y, Z>(e: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>) =>
+      run(g.conn, "SAVEPOINT kassa_unit").pipe(
+        Effect.zipRight(Effect.exit(restore(Effect.provideService(effect, SqlClient.TransactionConnection, [g.conn, 1])))),
+        Effect.tap((exit) =>
+          Exit.isSuccess(exit)
+            ? run(g.conn, "RELEASE kassa_unit")
+            : Effect.zipRight(run(g.conn, "ROLLBACK TO kassa_unit"), run(g.conn, "RELEASE kassa_unit"))
+        )
+      )
+
+    const unit = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      Effect.uninterruptibleMask((restore) =>
+        Effect.gen(function*() {
+          yield* restore(enter)
+          const opened = yield* Effect.exit(group === undefined ? Effect.tap(open, (g) => (group = g)) : Effect.succeed(group))
+          if (Exit.isFailure(opened)) {
+            yield* mutex.release(1)
+            return yield* Effect.failCause(opened.cause)
+          }
+          const g = opened.value
+          g.units++
+          const done = yield* Effect.exit(inSavepoint(g, effect, restore))
+          // The group's own statements failed: nothing in it can be trusted to commit.
+          if (Exit.isFailure(done)) yield* end(done.cause)
+          else if (g.units >= options.maxUnits) yield* end()
+          else if (waiting === 0 && !g.planned) {
+            g.planned = true
+            yield* Effect.forkDaemon(Effect.zipRight(nextTurn, endLater(g)))
+          }
+          yield* mutex.release(1)
+          yield* Effect.orDie(yield* Effect.exit(Deferred.await(g.committed)))
+          return yield* (Exit.isSuccess(done) ? done.value : Effect.failCause(done.cause))
+        })
+      )
+
+    return <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      Effect.flatMap(
+        Effect.serviceOption(SqlClient.TransactionConnection),
+        (outer) => outer._tag === "Some" ? Effect.orDie(sql.withTransaction(effect)) : unit(effect)
+      )
+  })

@@ -1,0 +1,157 @@
+import { assert, describe, it, layer } from "@effect/vitest"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqlConnection from "@effect/sql/SqlConnection"
+import { SqlError } from "@effect/sql/SqlError"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import { RandomIds } from "@kassa/adapters"
+import { Timers } from "@kassa/core/ports/Timers"
+import { Transactions } from "@kassa/core/ports/Transactions"
+import { Dialects, TestKassa } from "@kassa/testing"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as GroupCommit from "../src/internal/groupCommit.js"
+
+const TIMER = "group.test"
+
+const schedule = (subject: string) =>
+  Effect.flatMap(Timers, (timers) => timers.schedule({ kind: TIMER, subject, dueAt: new Date(4_000_000_000_000), payload: null }))
+
+const scheduled = (subjects: ReadonlyArray<string>) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ subject: string }>`SELECT subject FROM timers WHERE kind = ${TIMER} AND ${sql.in("subject", subjects)}`).pipe(
+    Effect.map((rows) => rows.map((r) => r.subject).sort())
+  )
+
+for (const dialect of Dialects.dialects()) {
+  layer(TestKassa.layer(dialect, { webhooks: { run: false } }), { timeout: "60 seconds" })(`Concurrent transactions [${dialect}]`, (it) => {
+    it.effect("each keeps its own outcome: a failed one leaves nothing, the others everything, a rolled-back nested one only its own part", () =>
+      Effect.gen(function*() {
+        const tx = yield* Transactions
+        const run = RandomIds.make()
+        const subject = (i: number, part = "") => `${run}-${i}${part}`
+        const unit = (i: number) =>
+          tx.withTransaction(Effect.gen(function*() {
+            yield* schedule(subject(i))
+            if (i % 4 === 1) return yield* Effect.fail(`unit ${i} failed`)
+            if (i === 6) return yield* Effect.die(`unit ${i} died`)
+            if (i === 8) {
+              const inner = yield* Effect.exit(tx.withTransaction(Effect.zipRight(schedule(subject(i, "-inner")), Effect.fail("inner failed"))))
+              assert.isTrue(Exit.isFailure(inner))
+              yield* schedule(subject(i, "-after"))
+            }
+            return i
+          }))
+        const exits = yield* Effect.forEach(Array.from({ length: 12 }, (_, i) => i), (i) => Effect.exit(unit(i)), { concurrency: "unbounded" })
+        exits.forEach((exit, i) => assert.strictEqual(Exit.isSuccess(exit), i % 4 !== 1 && i !== 6, `unit ${i}: ${exit}`))
+        const kept = Array.from({ length: 12 }, (_, i) => i).filter((i) => i % 4 !== 1 && i !== 6).map((i) => subject(i))
+        const all = [...Array.from({ length: 12 }, (_, i) => subject(i)), subject(8, "-inner"), subject(8, "-after")]
+        assert.deepStrictEqual(yield* scheduled(all), [...kept, subject(8, "-after")].sort())
+      }))
+
+    it.effect("an interrupted transaction leaves nothing, and the next one commits", () =>
+      Effect.gen(function*() {
+        const tx = yield* Transactions
+        const run = RandomIds.make()
+        const wrote = yield* Deferred.make<void>()
+        const stuck = yield* Effect.fork(tx.withTransaction(Effect.gen(function*() {
+          yield* schedule(`${run}-stuck`)
+          yield* Deferred.succeed(wrote, undefined)
+          return yield* Effect.never
+        })))
+        yield* Deferred.await(wrote)
+        const waiting = yield* Effect.fork(tx.withTransaction(schedule(`${run}-next`)))
+        yield* Fiber.interrupt(stuck)
+        assert.isTrue(Exit.isSuccess(yield* Fiber.await(waiting)))
+        assert.deepStrictEqual(yield* scheduled([`${run}-stuck`, `${run}-next`]), [`${run}-next`])
+      }))
+  })
+}
+
+/** An SQLite client whose reserved connection records (and can fail) the statements sent to it raw. */
+const recorded = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE IF NOT EXISTS t (x INTEGER NOT NULL)`
+  yield* sql`DELETE FROM t`
+  const log: Array<string> = []
+  const failing = { commits: 0 }
+  const record = (conn: SqlConnection.Connection): SqlConnection.Connection => ({
+    ...conn,
+    executeRaw: (text, params) => {
+      log.push(text)
+      return text === "COMMIT" && failing.commits-- > 0
+        ? Effect.fail(new SqlError({ message: "disk I/O error" }))
+        : conn.executeRaw(text, params)
+    }
+  })
+  const client = { reserve: Effect.map(sql.reserve, record), withTransaction: sql.withTransaction } as unknown as SqlClient.SqlClient
+  const rows = Effect.map(sql<{ x: number }>`SELECT x FROM t ORDER BY x`, (rs) => rs.map((r) => r.x))
+  const insert = (x: number) => sql`INSERT INTO t (x) VALUES (${x})`
+  const count = (text: string) => log.filter((t) => t === text).length
+  return { client, log, failing, rows, insert, count }
+})
+
+const sqlite = Layer.unwrapScoped(Effect.gen(function*() {
+  const dir = yield* Effect.acquireRelease(
+    Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "kassa-group-"))),
+    (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
+  )
+  return SqliteClient.layer({ filename: path.join(dir, "group.db") })
+}))
+
+const units = (n: number) => Array.from({ length: n }, (_, i) => i + 1)
+
+describe("Group commit (SQLite)", () => {
+  it.scoped("transactions that arrive together share one COMMIT, each in its savepoint; a failed one is rolled back alone", () =>
+    Effect.gen(function*() {
+      const r = yield* recorded
+      const grouped = yield* GroupCommit.make(r.client, { maxUnits: 64 })
+      const exits = yield* Effect.forEach(
+        units(10),
+        (x) => Effect.exit(grouped(Effect.zipRight(r.insert(x), x === 4 ? Effect.fail("no") : Effect.succeed(x)))),
+        { concurrency: "unbounded" }
+      )
+      assert.deepStrictEqual(exits.map(Exit.isSuccess), units(10).map((x) => x !== 4))
+      assert.strictEqual(r.count("BEGIN"), 1, r.log.join("\n"))
+      assert.strictEqual(r.count("COMMIT"), 1)
+      assert.strictEqual(r.count("SAVEPOINT kassa_unit"), 10)
+      assert.strictEqual(r.count("ROLLBACK TO kassa_unit"), 1)
+      assert.deepStrictEqual(yield* r.rows, units(10).filter((x) => x !== 4))
+    }).pipe(Effect.provide(sqlite)))
+
+  it.scoped("a group holds at most maxUnits transactions", () =>
+    Effect.gen(function*() {
+      const r = yield* recorded
+      const grouped = yield* GroupCommit.make(r.client, { maxUnits: 4 })
+      yield* Effect.forEach(units(10), (x) => grouped(r.insert(x)), { concurrency: "unbounded", discard: true })
+      assert.strictEqual(r.count("COMMIT"), 3, r.log.join("\n"))
+      assert.deepStrictEqual(yield* r.rows, units(10))
+    }).pipe(Effect.provide(sqlite)))
+
+  it.scoped("a transaction alone commits at once after its turn, without waiting for company", () =>
+    Effect.gen(function*() {
+      const r = yield* recorded
+      const grouped = yield* GroupCommit.make(r.client, { maxUnits: 64 })
+      yield* grouped(r.insert(1))
+      yield* grouped(r.insert(2))
+      assert.strictEqual(r.count("COMMIT"), 2)
+      assert.deepStrictEqual(yield* r.rows, [1, 2])
+    }).pipe(Effect.provide(sqlite)))
+
+  it.scoped("a failed COMMIT fails every transaction of its group and keeps none of their writes; the next group commits", () =>
+    Effect.gen(function*() {
+      const r = yield* recorded
+      const grouped = yield* GroupCommit.make(r.client, { maxUnits: 64 })
+      r.failing.commits = 1
+      const exits = yield* Effect.forEach(units(5), (x) => Effect.exit(grouped(r.insert(x))), { concurrency: "unbounded" })
+      assert.deepStrictEqual(exits.map(Exit.isSuccess), [false, false, false, false, false])
+      assert.deepStrictEqual(yield* r.rows, [])
+      assert.strictEqual(r.count("ROLLBACK"), 1)
+      yield* grouped(r.insert(6))
+      assert.deepStrictEqual(yield* r.rows, [6])
+    }).pipe(Effect.provide(sqlite)))
+})

@@ -1,10 +1,15 @@
 /**
- * `Tokens`: ES256 JWTs signed with keys Kassa keeps.
+ * `Tokens`: JWTs signed with keys Kassa keeps.
  *
  * Keys come from `KASSA_SIGNING_KEY` (one or more PEM private keys; the first signs, all verify)
  * or from `<dataDir>/keys/*.pem`, generated on first start; the newest file signs and every file
- * verifies, so a rotation is a new file. Verification pins ES256 (so `none` and HS256 made with
- * the public key are refused), needs a known `kid`, checks the signature, and checks `exp`
+ * verifies, so a rotation is a new file.
+ *
+ * API keys and operator tokens are ES256. Access tokens, one per invoice created, are HS256 under a
+ * secret derived from the same private key (HKDF-SHA256): only Kassa verifies them, and an ECDSA
+ * signature cost a createInvoice about a tenth of its time. Verification pins the algorithm to
+ * the token's kind (ES256 for every kind, HS256 for access tokens only; `none`, and HS256 made
+ * with the public key, are refused), needs a known `kid`, checks the signature, and checks `exp`
  * against Effect's clock.
  *
  * @since 0.1.0
@@ -14,7 +19,19 @@ import { type TokenClaims, Tokens, type VerifiedClaims } from "@kassa/core/ports
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from "node:crypto"
+import {
+  createHash,
+  createHmac,
+  createPrivateKey,
+  createPublicKey,
+  createSecretKey,
+  generateKeyPairSync,
+  hkdfSync,
+  type KeyObject,
+  sign,
+  timingSafeEqual,
+  verify
+} from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 
@@ -23,6 +40,8 @@ export interface SigningKey {
   readonly kid: string
   readonly privateKey: KeyObject
   readonly publicKey: KeyObject
+  /** The access tokens' HMAC secret, derived from the private key. */
+  readonly macKey: KeyObject
 }
 
 const b64url = (b: Buffer | string) => Buffer.from(b).toString("base64url")
@@ -35,7 +54,9 @@ export const fromPem = (pem: string): SigningKey => {
   }
   const publicKey = createPublicKey(privateKey)
   const spki = publicKey.export({ format: "der", type: "spki" })
-  return { kid: b64url(createHash("sha256").update(spki).digest()).slice(0, 16), privateKey, publicKey }
+  const pkcs8 = privateKey.export({ format: "der", type: "pkcs8" })
+  const macKey = createSecretKey(Buffer.from(hkdfSync("sha256", pkcs8, "", "kassa access tokens HS256", 32)))
+  return { kid: b64url(createHash("sha256").update(spki).digest()).slice(0, 16), privateKey, publicKey, macKey }
 }
 
 /** @since 0.1.0 */
@@ -101,6 +122,8 @@ const VERIFIED_CACHE_SIZE = 10_000
 export const make = (keys: ReadonlyArray<SigningKey>): Tokens["Type"] => {
   if (keys.length === 0) throw new Error("no signing keys")
   const signer = keys[0]!
+  const es256Header = b64url(JSON.stringify({ alg: "ES256", typ: "JWT", kid: signer.kid }))
+  const hs256Header = b64url(JSON.stringify({ alg: "HS256", typ: "JWT", kid: signer.kid }))
   const byKid = new Map(keys.map((k) => [k.kid, k]))
   const unauthorized = (message: string) => Effect.fail(new Errors.Unauthorized({ message }))
   // Tokens whose signature and claims were checked, by their text: the key ring does not change
@@ -113,19 +136,22 @@ export const make = (keys: ReadonlyArray<SigningKey>): Tokens["Type"] => {
     if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]+$/.test(p))) return "Malformed token"
     const [h, p, s] = parts as [string, string, string]
     const header = parseJson(h)
-    if (!isRecord(header) || header.alg !== "ES256") return "Unsupported token algorithm"
+    if (!isRecord(header) || (header.alg !== "ES256" && header.alg !== "HS256")) return "Unsupported token algorithm"
     const key = typeof header.kid === "string" ? byKid.get(header.kid) : undefined
     if (key === undefined) return "Unknown signing key"
     const signature = Buffer.from(s, "base64url")
+    const signed = Buffer.from(`${h}.${p}`)
     if (
-      signature.length !== 64 ||
-      !verify("sha256", Buffer.from(`${h}.${p}`), { key: key.publicKey, dsaEncoding: "ieee-p1363" }, signature)
+      header.alg === "HS256"
+        ? signature.length !== 32 || !timingSafeEqual(createHmac("sha256", key.macKey).update(signed).digest(), signature)
+        : signature.length !== 64 || !verify("sha256", signed, { key: key.publicKey, dsaEncoding: "ieee-p1363" }, signature)
     ) return "Bad token signature"
     const claims = parseJson(p)
     if (
       !isRecord(claims) || typeof claims.kind !== "string" || !KINDS.has(claims.kind) ||
       typeof claims.sub !== "string" || typeof claims.jti !== "string" || typeof claims.iat !== "number"
     ) return "Malformed token claims"
+    if (header.alg === "HS256" && claims.kind !== "access") return "Unsupported token algorithm"
     if (claims.exp !== undefined && typeof claims.exp !== "number") return "Malformed token expiry"
     if (
       claims.kind === "access" &&
@@ -138,17 +164,17 @@ export const make = (keys: ReadonlyArray<SigningKey>): Tokens["Type"] => {
   return {
     issue: (claims: TokenClaims, expiresAt?: Date) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
-        const header = b64url(JSON.stringify({ alg: "ES256", typ: "JWT", kid: signer.kid }))
         const payload = b64url(JSON.stringify({
           ...claims,
           iat: Math.floor(now / 1000),
           ...(expiresAt === undefined ? {} : { exp: Math.floor(expiresAt.getTime() / 1000) })
         }))
-        const signature = sign("sha256", Buffer.from(`${header}.${payload}`), {
-          key: signer.privateKey,
-          dsaEncoding: "ieee-p1363"
-        })
-        return `${header}.${payload}.${b64url(signature)}`
+        if (claims.kind === "access") {
+          const signed = `${hs256Header}.${payload}`
+          return `${signed}.${b64url(createHmac("sha256", signer.macKey).update(signed).digest())}`
+        }
+        const signed = `${es256Header}.${payload}`
+        return `${signed}.${b64url(sign("sha256", Buffer.from(signed), { key: signer.privateKey, dsaEncoding: "ieee-p1363" }))}`
       }),
     verify: (token: string) =>
       Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<VerifiedClaims, Errors.Unauthorized> => {

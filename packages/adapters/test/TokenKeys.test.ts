@@ -71,6 +71,48 @@ describe("TokenKeys: issue and verify", () => {
       assert.strictEqual(Buffer.from(s, "base64url").length, 64)
     }))
 
+  it.effect("signs access tokens HS256 with the key's kid, under a secret that is not the public key", () =>
+    Effect.gen(function*() {
+      const token = yield* tokens.issue(accessClaims, new Date(3_600_000))
+      const [h, p, s] = parts(token)
+      assert.deepStrictEqual(decodePart(h), { alg: "HS256", typ: "JWT", kid: key.kid })
+      assert.strictEqual(s, b64url(createHmac("sha256", key.macKey).update(`${h}.${p}`).digest()))
+      const publicDer = key.publicKey.export({ format: "der", type: "spki" })
+      assert.notStrictEqual(s, b64url(createHmac("sha256", publicDer).update(`${h}.${p}`).digest()))
+      // another key's secret differs
+      assert.isFalse(TokenKeys.fromPem(TokenKeys.generatePem()).macKey.export().equals(key.macKey.export()))
+      // the same PEM gives the same secret: tokens survive a restart
+      const pem = key.privateKey.export({ format: "pem", type: "pkcs8" }).toString()
+      assert.deepStrictEqual(TokenKeys.fromPem(pem).macKey.export(), key.macKey.export())
+    }))
+
+  it.effect("HS256 is pinned to access tokens: an api-key or operator token with a good MAC is refused", () =>
+    Effect.gen(function*() {
+      const h = b64url(JSON.stringify({ alg: "HS256", typ: "JWT", kid: key.kid }))
+      for (const claims of [apiKeyClaims, operatorClaims]) {
+        const p = b64url(JSON.stringify({ ...claims, iat: 0 }))
+        yield* refused(`${h}.${p}.${b64url(createHmac("sha256", key.macKey).update(`${h}.${p}`).digest())}`)
+      }
+      // a MAC of the wrong length, or of other bytes
+      const p = b64url(JSON.stringify({ ...accessClaims, iat: 0, exp: 4_000_000_000 }))
+      const mac = createHmac("sha256", key.macKey).update(`${h}.${p}`).digest()
+      yield* refused(`${h}.${p}.${b64url(mac.subarray(0, 31))}`)
+      yield* refused(`${h}.${p}.${b64url(Buffer.concat([mac, Buffer.from([0])]))}`)
+      yield* refused(`${h}.${p}.${b64url(createHmac("sha256", key.macKey).update(`${h}.${p}x`).digest())}`)
+      assert.strictEqual((yield* tokens.verify(`${h}.${p}.${b64url(mac)}`)).kind, "access")
+    }))
+
+  it.effect("an ES256 access token (as issued before access tokens were HS256) still verifies", () =>
+    Effect.gen(function*() {
+      const h = b64url(JSON.stringify({ alg: "ES256", typ: "JWT", kid: key.kid }))
+      const p = b64url(JSON.stringify({ ...accessClaims, iat: 0, exp: 4_000_000_000 }))
+      assert.deepStrictEqual(yield* tokens.verify(`${h}.${p}.${es256(`${h}.${p}`, key.privateKey)}`), {
+        ...accessClaims,
+        iat: 0,
+        exp: 4_000_000_000
+      })
+    }))
+
   it.effect("an api key with an exp verifies until then", () =>
     Effect.gen(function*() {
       const token = yield* tokens.issue(apiKeyClaims, new Date(60_000))
@@ -251,8 +293,12 @@ describe("TokenKeys: keys in a data dir", () => {
       assert.strictEqual(decodePart(parts(newToken)[0]).kid, rotated.kid)
       assert.deepStrictEqual(yield* newTokens.verify(oldToken), { ...apiKeyClaims, iat: 0 })
       assert.deepStrictEqual(yield* newTokens.verify(newToken), { ...apiKeyClaims, iat: 0 })
+      // access tokens (HS256) of the old key too
+      const oldAccess = yield* oldTokens.issue(accessClaims, new Date(3_600_000))
+      assert.deepStrictEqual(yield* newTokens.verify(oldAccess), { ...accessClaims, iat: 0, exp: 3600 })
       // the old ring does not know the new key
       yield* refused(newToken, oldTokens)
+      yield* refused(yield* newTokens.issue(accessClaims, new Date(3_600_000)), oldTokens)
     }))
 
   it.effect("two rotations in the same millisecond both succeed, and the later one signs", () =>

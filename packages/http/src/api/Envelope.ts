@@ -6,19 +6,8 @@
  * @since 0.1.0
  */
 import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
-import * as Context from "effect/Context"
-import type * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { BusinessError } from "./Errors.js"
-
-/** @since 0.1.0 @category models */
-export interface RequestMeta {
-  readonly requestId: string
-  readonly deadline: Option.Option<Date>
-}
-
-/** @since 0.1.0 @category tags */
-export class CurrentRequest extends Context.Tag("kassa/http/CurrentRequest")<CurrentRequest, RequestMeta>() {}
 
 /** @since 0.1.0 @category schemas */
 export const RequestIdHeader = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(32))
@@ -26,8 +15,11 @@ export const RequestIdHeader = Schema.String.pipe(Schema.minLength(1), Schema.ma
 /** @since 0.1.0 @category schemas */
 export const DeadlineHeader = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(40))
 
-/** @since 0.1.0 @category middleware */
+/**
+ * Checks the envelope and provides nothing (each service given to a request copies its context).
+ *
+ * @since 0.1.0 @category middleware
+ */
 export class RequestEnvelope extends HttpApiMiddleware.Tag<RequestEnvelope>()("kassa/http/RequestEnvelope", {
-  failure: BusinessError,
-  provides: CurrentRequest
+  failure: BusinessError
 }) {}

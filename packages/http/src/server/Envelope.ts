@@ -25,11 +25,9 @@ export const layer = Layer.succeed(
       return yield* Errors.invalidRequest("X-Request-ID: required, 1..32 characters")
     }
     const deadlineText = request.headers["x-request-deadline"]
-    let deadline = Option.none<Date>()
     if (deadlineText !== undefined) {
       const now = new Date(yield* Clock.currentTimeMillis)
-      deadline = deadlineText.length <= 40 ? Deadline.parse(deadlineText, now) : Option.none()
-      if (Option.isNone(deadline)) {
+      if (deadlineText.length > 40 || Option.isNone(Deadline.parse(deadlineText, now))) {
         return yield* Errors.BusinessError.of(
           "invalidDeadline",
           "X-Request-Deadline: expected an RFC 3339 date-time or a relative value such as 30s, 1.5m, 500ms"
@@ -40,6 +38,5 @@ export const layer = Layer.succeed(
     if (withBody.has(request.method) && contentType !== undefined && !jsonType.test(contentType)) {
       return yield* Errors.invalidRequest(`Content-Type: expected application/json, got ${contentType}`)
     }
-    return { requestId, deadline }
   })
 )

@@ -142,6 +142,28 @@ describe("Group commit (SQLite)", () => {
       assert.deepStrictEqual(yield* r.rows, [1, 2])
     }).pipe(Effect.provide(sqlite)))
 
+  it.scoped("a statement waiting for the connection gets it between two groups, not after all of them", () =>
+    Effect.gen(function*() {
+      const r = yield* recorded
+      const grouped = yield* GroupCommit.make(r.client, { maxUnits: 4 })
+      const opened = yield* Deferred.make<void>()
+      const gate = yield* Deferred.make<void>()
+      const all = yield* Effect.fork(Effect.forEach(
+        units(40),
+        (x) => grouped(x === 1 ? Effect.zipRight(Deferred.succeed(opened, undefined), Effect.zipRight(Deferred.await(gate), r.insert(x))) : r.insert(x)),
+        { concurrency: "unbounded", discard: true }
+      ))
+      yield* Deferred.await(opened)
+      // the first group holds the connection: the read waits for it
+      const read = yield* Effect.fork(Effect.zipRight(r.rows, Effect.sync(() => r.count("COMMIT"))))
+      yield* Effect.yieldNow()
+      yield* Deferred.succeed(gate, undefined)
+      const commitsBeforeRead = yield* Fiber.join(read)
+      yield* Fiber.join(all)
+      assert.strictEqual(r.count("COMMIT"), 10)
+      assert.isAtMost(commitsBeforeRead, 2, `the read waited for ${commitsBeforeRead} groups`)
+    }).pipe(Effect.provide(sqlite)))
+
   it.scoped("a failed COMMIT fails every transaction of its group and keeps none of their writes; the next group commits", () =>
     Effect.gen(function*() {
       const r = yield* recorded

@@ -53,6 +53,10 @@ export const make = (
 
     const open = Effect.gen(function*() {
       const scope = yield* Scope.make()
+      // Effect's semaphore lets a taker barge in before the waiters its release wakes (they need
+      // two turns of its scheduler): without a turn of the event loop here, groups that follow
+      // one another starve the statements waiting for the connection.
+      yield* nextTurn
       const conn = yield* Effect.orDie(Scope.extend(sql.reserve, scope)).pipe(Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause))))
       yield* run(conn, "BEGIN").pipe(Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause))))
       return { conn, scope, committed: yield* Deferred.make<void, SqlError>(), units: 0, planned: false }

@@ -67,7 +67,7 @@ const loadSourceMap = (url) => {
 }
 
 /** `{ source, line }` (1-based line) of a generated position, or undefined. */
-const originalPosition = (url, line0, col0) => {
+export const originalPosition = (url, line0, col0) => {
   const map = loadSourceMap(url)
   const segments = map?.lines[line0]
   if (segments === undefined || segments.length === 0) return undefined
@@ -85,7 +85,7 @@ const originalPosition = (url, line0, col0) => {
   return { source: map.sources[seg[1]], line: seg[2] + 1 }
 }
 
-const shortSource = (source) => {
+export const shortSource = (source) => {
   const nm = source.lastIndexOf("node_modules/")
   if (nm >= 0) return source.slice(nm + "node_modules/".length)
   const pk = source.indexOf("packages/")

@@ -35,7 +35,7 @@ setInterval(() => {
 }, 10).unref()
 
 process.on("exit", () => {
-  process.stderr.write(`REQUESTS ${requests}, ${slow.length} over ${slowMs} ms: ${JSON.stringify(slow.slice(0, 200))}\n`)
+  process.stderr.write(`REQUESTS ${requests}, ${slow.length} over ${slowMs} ms: ${JSON.stringify(slow.slice(0, 2000))}\n`)
   process.stderr.write(
     `STALLS delay max ${(delay.max / 1e6).toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms; over 100 ms: ${JSON.stringify(stalls)}\n`
   )

@@ -20,7 +20,6 @@ import {
   type StatsRow
 } from "@kassa/core/ports/SearchRepository"
 import { SearchTokens } from "@kassa/core/ports/SearchTokens"
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -32,6 +31,7 @@ import * as Payers from "./internal/search/payers.js"
 import * as Rollups from "./internal/search/rollups.js"
 import * as Rows from "./internal/search/rows.js"
 import { int } from "./internal/rows.js"
+import * as RealTime from "./internal/realTime.js"
 
 /** The migration that adds the search columns and indexes (key `0010_search`). @since 0.1.0 */
 export { default as migration } from "./internal/migrations/0010_search.js"
@@ -283,13 +283,11 @@ export const compact: Effect.Effect<number, SqlError, SqlClient.SqlClient> = Eff
   }
 })
 
-// Pauses run on the real clock (as the timer scheduler's do): under a TestClock that jumps days
-// ahead the compactor must not wake once per second of the jump.
 const compactor = Layer.scopedDiscard(
   Effect.forkScoped(
     compact.pipe(
       Effect.catchAllCause((cause) => Effect.logWarning("Search rollups: compaction failed", cause)),
-      Effect.zipRight(Effect.sleep("1 second").pipe(Effect.withClock(Clock.make()))),
+      Effect.zipRight(RealTime.sleep("1 second")),
       Effect.forever
     )
   )

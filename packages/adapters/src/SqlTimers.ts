@@ -15,6 +15,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { date, json, toJson } from "./internal/rows.js"
+import * as RealTime from "./internal/realTime.js"
 import { write } from "./internal/writes.js"
 import * as Statements from "./Statements.js"
 
@@ -100,7 +101,7 @@ export const layer = (options: SchedulerOptions = { pollInterval: "250 millis", 
       // The pauses between passes run on the real clock, while each pass reads the time from
       // Effect's clock: under a TestClock that jumps days ahead the scheduler does not wake up
       // once per poll interval of the jump.
-      const pause = Effect.sleep(options.pollInterval).pipe(Effect.withClock(Clock.make()))
+      const pause = RealTime.sleep(options.pollInterval)
       yield* runDue.pipe(
         Effect.catchAllCause((cause) => Effect.logError("timer scheduler pass failed", cause)),
         Effect.zipRight(pause),

@@ -57,6 +57,7 @@ import { make as randomId } from "./RandomIds.js"
 import * as Statements from "./Statements.js"
 import { loadMasterKey } from "./SqlCardVault.js"
 import { rowLock } from "./internal/locks.js"
+import * as RealTime from "./internal/realTime.js"
 import { date, int, json } from "./internal/rows.js"
 import { columns as invoiceColumns, fromRow as invoiceFromRow } from "./SqlInvoices.js"
 import { columns as paymentColumns, fromRow as paymentFromRow } from "./SqlPayments.js"
@@ -711,7 +712,7 @@ const make = (options: WebhookOptions) =>
 
     if (options.run !== false) {
       const pollMs = ms(options.pollInterval, "50 millis")
-      const pause = Effect.sleep(pollMs).pipe(Effect.withClock(Clock.make()))
+      const pause = RealTime.sleep(pollMs)
       yield* fanOut.pipe(
         Effect.catchAllCause((cause) => Effect.logError("webhook fan-out pass failed", cause)),
         Effect.zipRight(pause),
@@ -741,7 +742,7 @@ const make = (options: WebhookOptions) =>
       // one subject at a time: a millisecond lets the deliveries that end together free their slots.
       const settle = sql.onDialectOrElse({
         pg: () => Effect.void,
-        orElse: () => Effect.sleep(Duration.millis(1)).pipe(Effect.withClock(Clock.make()))
+        orElse: () => RealTime.sleep(Duration.millis(1))
       })
       yield* claimFree.pipe(
         Effect.catchAllCause((cause) => Effect.logError("webhook delivery pass failed", cause).pipe(Effect.as(false))),

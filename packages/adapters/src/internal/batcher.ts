@@ -7,13 +7,13 @@
  * fails, each of its calls is written alone, and only a call that fails then fails its caller.
  */
 import * as Chunk from "effect/Chunk"
-import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
+import * as RealTime from "./realTime.js"
 
 /**
  * @internal
@@ -48,7 +48,7 @@ export const make = <A, E>(
         Effect.uninterruptible
       )
     }
-    const linger = options.linger === undefined ? undefined : Effect.sleep(options.linger).pipe(Effect.withClock(Clock.make()))
+    const linger = options.linger === undefined ? undefined : RealTime.sleep(options.linger)
     // What was taken is written whatever happens next: a shutdown waits for it.
     const more = (first: Chunk.Chunk<readonly [A, Deferred.Deferred<void, E>]>) =>
       linger === undefined || Chunk.size(first) >= options.maxBatch

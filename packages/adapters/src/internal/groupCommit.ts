@@ -21,6 +21,7 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
+import { nextTurn } from "./realTime.js"
 
 interface Group {
   readonly conn: SqlConnection.Connection
@@ -30,10 +31,6 @@ interface Group {
   /** A COMMIT is planned for the next turn of the event loop. */
   planned: boolean
 }
-
-const nextTurn = Effect.async<void>((resume) => {
-  setImmediate(() => resume(Effect.void))
-})
 
 const run = (conn: SqlConnection.Connection, statement: string) => Effect.orDie(conn.executeRaw(statement, []))
 
@@ -52,13 +49,15 @@ export const make = (
     let group: Group | undefined
 
     const open = Effect.gen(function*() {
-      const scope = yield* Scope.make()
       // Effect's semaphore lets a taker barge in before the waiters its release wakes (they need
       // two turns of its scheduler): without a turn of the event loop here, groups that follow
       // one another starve the statements waiting for the connection.
       yield* nextTurn
-      const conn = yield* Effect.orDie(Scope.extend(sql.reserve, scope)).pipe(Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause))))
-      yield* run(conn, "BEGIN").pipe(Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause))))
+      const scope = yield* Scope.make()
+      const conn = yield* Effect.orDie(Scope.extend(sql.reserve, scope)).pipe(
+        Effect.tap((conn) => run(conn, "BEGIN")),
+        Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause)))
+      )
       return { conn, scope, committed: yield* Deferred.make<void, SqlError>(), units: 0, planned: false }
     })
 
@@ -116,12 +115,9 @@ export const make = (
       Effect.uninterruptibleMask((restore) =>
         Effect.gen(function*() {
           yield* restore(enter)
-          const opened = yield* Effect.exit(group === undefined ? Effect.tap(open, (g) => (group = g)) : Effect.succeed(group))
-          if (Exit.isFailure(opened)) {
-            yield* mutex.release(1)
-            return yield* Effect.failCause(opened.cause)
-          }
-          const g = opened.value
+          const g = yield* (group === undefined ? Effect.tap(open, (g) => (group = g)) : Effect.succeed(group)).pipe(
+            Effect.onError(() => mutex.release(1))
+          )
           g.units++
           const done = yield* Effect.exit(inSavepoint(g, effect, restore))
           // The group's own statements failed: nothing in it can be trusted to commit.
@@ -132,7 +128,7 @@ export const make = (
             yield* Effect.forkDaemon(Effect.zipRight(nextTurn, endLater(g)))
           }
           yield* mutex.release(1)
-          yield* Effect.orDie(yield* Effect.exit(Deferred.await(g.committed)))
+          yield* Effect.orDie(Deferred.await(g.committed))
           return yield* (Exit.isSuccess(done) ? done.value : Effect.failCause(done.cause))
         })
       )

@@ -29,7 +29,7 @@ export const layer = Layer.effect(
     })
     const withTransaction = grouped === undefined
       ? <A, E, R>(effect: Effect.Effect<A, E, R>) => holdingUntilRead(sql, transact, effect)
-      : <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.locally(sqlErrorsDie(grouped(effect)), heldWrites, undefined)
+      : <A, E, R>(effect: Effect.Effect<A, E, R>) => sqlErrorsDie(grouped(effect))
     return {
       background: <A, E>(effect: Effect.Effect<A, E>) =>
         effect.pipe(

@@ -16,6 +16,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as GroupCommit from "../src/internal/groupCommit.js"
+import { write } from "../src/internal/writes.js"
 
 const TIMER = "group.test"
 
@@ -121,6 +122,27 @@ describe("Group commit (SQLite)", () => {
       assert.strictEqual(r.count("SAVEPOINT kassa_unit"), 10)
       assert.strictEqual(r.count("ROLLBACK TO kassa_unit"), 1)
       assert.deepStrictEqual(yield* r.rows, units(10).filter((x) => x !== 4))
+    }).pipe(Effect.provide(sqlite)))
+
+  it.scoped("a unit's writes go straight to its connection, traced or not, and a failed unit's are rolled back", () =>
+    Effect.gen(function*() {
+      const r = yield* recorded
+      const grouped = yield* GroupCommit.make(r.client, { maxUnits: 64 })
+      yield* grouped(write(r.insert(1)))
+      yield* Effect.withTracerEnabled(grouped(write(r.insert(2))), false)
+      const failed = yield* Effect.exit(grouped(Effect.zipRight(write(r.insert(3)), Effect.fail("no"))))
+      assert.isTrue(Exit.isFailure(failed))
+      const unit = ["SAVEPOINT kassa_unit", "INSERT INTO t (x) VALUES (?)"]
+      assert.deepStrictEqual(r.log.filter((t) => t !== "BEGIN" && t !== "COMMIT"), [
+        ...unit,
+        "RELEASE kassa_unit",
+        ...unit,
+        "RELEASE kassa_unit",
+        ...unit,
+        "ROLLBACK TO kassa_unit",
+        "RELEASE kassa_unit"
+      ])
+      assert.deepStrictEqual(yield* r.rows, [1, 2])
     }).pipe(Effect.provide(sqlite)))
 
   it.scoped("a group holds at most maxUnits transactions", () =>

@@ -12,6 +12,7 @@
  *   `maxUnits`. While it is open it holds the connection, as one transaction would.
  * - A unit reads what the units before it in the group wrote; since they commit or fail
  *   together, no answer rests on writes that were then lost.
+ * - A unit's pure writes (`write`, `writeAll`) run on the group's connection directly.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type * as SqlConnection from "@effect/sql/SqlConnection"
@@ -22,9 +23,12 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
 import { nextTurn } from "./realTime.js"
+import { type Direct, heldWrites } from "./writes.js"
 
 interface Group {
   readonly conn: SqlConnection.Connection
+  /** Where its units' pure writes go. */
+  readonly direct: Direct
   readonly scope: Scope.CloseableScope
   readonly committed: Deferred.Deferred<void, SqlError>
   units: number
@@ -58,7 +62,7 @@ export const make = (
         Effect.tap((conn) => run(conn, "BEGIN")),
         Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause)))
       )
-      return { conn, scope, committed: yield* Deferred.make<void, SqlError>(), units: 0, planned: false }
+      return { conn, direct: { sql, conn }, scope, committed: yield* Deferred.make<void, SqlError>(), units: 0, planned: false }
     })
 
     /** Ends the open group (under the mutex): its COMMIT, or a ROLLBACK when that fails or `failed`. */
@@ -103,7 +107,9 @@ export const make = (
     /** The unit in its savepoint, under the mutex; a failure of the savepoint's own statements is a defect. */
     const inSavepoint = <A, E, R>(g: Group, effect: Effect.Effect<A, E, R>, restore: <X, Y, Z>(e: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>) =>
       run(g.conn, "SAVEPOINT kassa_unit").pipe(
-        Effect.zipRight(Effect.exit(restore(Effect.provideService(effect, SqlClient.TransactionConnection, [g.conn, 1])))),
+        Effect.zipRight(Effect.exit(restore(
+          Effect.locally(Effect.provideService(effect, SqlClient.TransactionConnection, [g.conn, 1]), heldWrites, g.direct)
+        ))),
         Effect.tap((exit) =>
           Exit.isSuccess(exit)
             ? run(g.conn, "RELEASE kassa_unit")

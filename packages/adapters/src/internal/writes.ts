@@ -6,8 +6,12 @@
  * - Inside `Transactions.atomicWrites` they go when the unit ends: the unit only writes.
  * - Inside a transaction they go before its next other statement (a read sees them) and before
  *   `COMMIT`: a transaction's run of writes costs one round trip.
+ *
+ * On SQLite nothing waits: inside a group-commit unit, which holds the one connection, a write
+ * runs on that connection at once (`Direct`), without the statement machinery around it.
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqlConnection from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
@@ -26,8 +30,41 @@ export interface Held {
   readonly untilRead: boolean
 }
 
-/** @internal The writes held back by the enclosing unit or transaction, if any. */
-export const heldWrites = FiberRef.unsafeMake<Held | undefined>(undefined)
+/**
+ * @internal
+ * A SQLite unit's connection, which it holds alone: its writes run on it at once, past the
+ * statement machinery's span, scope and connection acquirer (most of a small write's cost).
+ */
+export interface Direct {
+  readonly sql: SqlClient.SqlClient
+  readonly conn: SqlConnection.Connection
+}
+
+/** @internal The writes held back by the enclosing unit or transaction, if any, or the connection they run on. */
+export const heldWrites = FiberRef.unsafeMake<Held | Direct | undefined>(undefined)
+
+const isDirect = (held: Held | Direct): held is Direct => "conn" in held
+
+const execute = (direct: Direct, statement: Statement.Statement<unknown>): Effect.Effect<void, SqlError> => {
+  const [text, params] = statement.compile()
+  return Effect.asVoid(direct.conn.executeRaw(text, params))
+}
+
+/**
+ * A write on a unit's own connection. Traced, it has its span as any statement has; statement
+ * transformers (statement counting) see it as any statement.
+ */
+const runDirect = (direct: Direct, statement: Statement.Statement<unknown>): Effect.Effect<void, SqlError> =>
+  Effect.withFiberRuntime((fiber) => {
+    const transform = fiber.getFiberRef(Statement.currentTransformer)
+    if (transform._tag === "None" && !fiber.getFiberRef(FiberRef.currentTracerEnabled)) return execute(direct, statement)
+    return Effect.useSpan("sql.execute", { kind: "client", captureStackTrace: false }, (span) => {
+      span.attribute("db.query.text", statement.compile()[0])
+      return transform._tag === "None"
+        ? execute(direct, statement)
+        : Effect.flatMap(transform.value(statement, direct.sql, fiber.getFiberRefs(), span), (s) => execute(direct, s))
+    })
+  })
 
 const makeHeld = (sql: SqlClient.SqlClient, untilRead: boolean): Held => ({ sql, statements: [], tables: new Set(), untilRead })
 
@@ -138,7 +175,11 @@ const hold = (held: Held, statements: ReadonlyArray<Statement.Statement<unknown>
  */
 export const write = (statement: Statement.Statement<unknown>): Effect.Effect<void> =>
   Effect.flatMap(FiberRef.get(heldWrites), (held) =>
-    held === undefined ? Effect.orDie(Effect.asVoid(statement)) : hold(held, [statement]))
+    held === undefined
+      ? Effect.orDie(Effect.asVoid(statement))
+      : isDirect(held)
+      ? Effect.orDie(runDirect(held, statement))
+      : hold(held, [statement]))
 
 /**
  * @internal
@@ -150,7 +191,12 @@ export const writeAll = (
   sql: SqlClient.SqlClient,
   statements: ReadonlyArray<Statement.Statement<unknown>>
 ): Effect.Effect<void, SqlError> =>
-  Effect.flatMap(FiberRef.get(heldWrites), (held) => held === undefined ? send(sql, statements) : hold(held, statements))
+  Effect.flatMap(FiberRef.get(heldWrites), (held) =>
+    held === undefined
+      ? send(sql, statements)
+      : isDirect(held)
+      ? Effect.forEach(statements, (statement) => runDirect(held, statement), { discard: true })
+      : hold(held, statements))
 
 /**
  * @internal
@@ -159,7 +205,7 @@ export const writeAll = (
  */
 export const holding: Effect.Effect<"unit" | "transaction" | undefined> = Effect.map(
   FiberRef.get(heldWrites),
-  (held) => held === undefined ? undefined : held.untilRead ? "transaction" : "unit"
+  (held) => held === undefined || isDirect(held) ? undefined : held.untilRead ? "transaction" : "unit"
 )
 
 /**
@@ -169,7 +215,7 @@ export const holding: Effect.Effect<"unit" | "transaction" | undefined> = Effect
  */
 export const holdingWrites = <A, E, R>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.flatMap(FiberRef.get(heldWrites), (outer) => {
-    return outer?.untilRead === true ? effect : holdingIn(makeHeld(sql, false), effect)
+    return outer !== undefined && !isDirect(outer) && outer.untilRead ? effect : holdingIn(makeHeld(sql, false), effect)
   })
 
 /** Statements declared to touch only some tables, and those tables. */
@@ -204,7 +250,7 @@ const flushBefore = (prior: Option.Option<Statement.Statement.Transformer>): Sta
     : (statement) => Effect.succeed(statement)
   const transformer: Statement.Statement.Transformer = (statement, sql, refs, span) => {
     const held = FiberRefs.getOrDefault(refs, heldWrites)
-    return held !== undefined && held.untilRead && held.statements.length > 0 && !independent(statement, held)
+    return held !== undefined && !isDirect(held) && held.untilRead && held.statements.length > 0 && !independent(statement, held)
       ? Effect.zipRight(flush(held), Effect.suspend(() => next(statement, sql, refs, span)))
       : next(statement, sql, refs, span)
   }
@@ -227,7 +273,7 @@ export const holdingUntilRead = <A, E, R>(
       const body = transact(Effect.suspend(() => holdingIn(makeHeld(sql, true), effect)))
       // A nested transaction starts with a savepoint, which is no statement: the outer one's
       // writes go first, so that the inner one reads them.
-      const started = outer?.untilRead === true ? Effect.zipRight(flush(outer), body) : body
+      const started = outer !== undefined && !isDirect(outer) && outer.untilRead ? Effect.zipRight(flush(outer), body) : body
       return Option.isSome(prior) && flushing in prior.value
         ? started
         : Statement.withTransformer(started, flushBefore(prior))

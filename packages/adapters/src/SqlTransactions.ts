@@ -10,10 +10,10 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as GroupCommit from "./internal/groupCommit.js"
-import { heldWrites, holdingUntilRead, holdingWrites } from "./internal/writes.js"
+import { heldWrites, holdingUntilRead, holdingWrites, unitBatcher } from "./internal/writes.js"
 
 /** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+export const layer = Layer.scoped(
   Transactions,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -26,6 +26,11 @@ export const layer = Layer.effect(
     const grouped = yield* sql.onDialectOrElse({
       pg: () => Effect.succeed(undefined),
       orElse: () => GroupCommit.make(sql, { maxUnits: 64 })
+    })
+    // PostgreSQL: units of writes that arrive together go as one statement.
+    const sendUnit = yield* sql.onDialectOrElse({
+      pg: () => unitBatcher(sql),
+      orElse: () => Effect.succeed(undefined)
     })
     const withTransaction = grouped === undefined
       ? <A, E, R>(effect: Effect.Effect<A, E, R>) => holdingUntilRead(sql, transact, effect)
@@ -46,7 +51,7 @@ export const layer = Layer.effect(
       // in-process, gains nothing from that and runs a transaction.
       atomicWrites: (effect) =>
         sql.onDialectOrElse({
-          pg: () => holdingWrites(sql, effect),
+          pg: () => holdingWrites(sql, effect, sendUnit),
           orElse: () => withTransaction(effect)
         })
     }

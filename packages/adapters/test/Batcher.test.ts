@@ -59,6 +59,40 @@ describe("Batcher", () => {
       assert.deepStrictEqual(w.batches, [[1], [2, 3], [4, 5], [6]])
     }))
 
+  it.scoped("with two writers, two batches are written at once; calls wait together only while both are busy", () =>
+    Effect.gen(function*() {
+      const w = yield* gatedWriter
+      const call = yield* Batcher.make(w.write, { maxBatch: 10, writers: 2 })
+      const first = yield* Effect.fork(call(1))
+      yield* Deferred.await(w.started)
+      const second = yield* Effect.fork(call(2))
+      for (let i = 0; i < 100 && w.batches.length < 2; i++) yield* Effect.yieldNow()
+      // the second writer took call 2 while the first batch is still held
+      const whileHeld = w.batches.map((b) => [...b])
+      const others = yield* Effect.forEach([3, 4, 5], (n) => Effect.fork(call(n)))
+      yield* Effect.yieldNow()
+      for (let i = 0; i < 4; i++) yield* w.release
+      yield* Effect.forEach([first, second, ...others], Fiber.join)
+      assert.deepStrictEqual(whileHeld, [[1], [2]])
+      assert.deepStrictEqual(w.batches, [[1], [2], [3, 4, 5]])
+    }))
+
+  it.scoped("a batch that fails so that retryAlone refuses fails all its calls, and none is written again", () =>
+    Effect.gen(function*() {
+      const w = yield* gatedWriter
+      const call = yield* Batcher.make(w.write, { maxBatch: 10, retryAlone: (e) => !e.includes("13") })
+      const first = yield* Effect.fork(call(1))
+      yield* Deferred.await(w.started)
+      const others = yield* Effect.forEach([2, 13, 3], (n) => Effect.fork(call(n)))
+      yield* Effect.yieldNow()
+      // enough for the calls' own batches too, were they written again
+      for (let i = 0; i < 5; i++) yield* w.release
+      yield* Fiber.join(first)
+      const exits = yield* Effect.forEach(others, Fiber.await)
+      assert.deepStrictEqual(exits.map(Exit.isSuccess), [false, false, false])
+      assert.deepStrictEqual(w.batches, [[1], [2, 13, 3]])
+    }))
+
   it.live("with a linger, a batch waits that long for more calls before it is written", () =>
     Effect.gen(function*() {
       const batches: Array<ReadonlyArray<number>> = []

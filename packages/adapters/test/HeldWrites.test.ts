@@ -1,13 +1,16 @@
 import { assert, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Statement from "@effect/sql/Statement"
-import { RandomIds } from "@kassa/adapters"
+import { RandomIds, Statements } from "@kassa/adapters"
 import { EventLog } from "@kassa/core/ports/EventLog"
 import { Ledger } from "@kassa/core/ports/Ledger"
 import { Timers } from "@kassa/core/ports/Timers"
 import { Transactions } from "@kassa/core/ports/Transactions"
 import { Dialects, TestKassa } from "@kassa/testing"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import { write } from "../src/internal/writes.js"
 
 /** Runs `effect` counting the statements it sends (BEGIN and COMMIT are none). */
 const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -169,4 +172,60 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(events.map((e) => e.id), [1, 2, 3])
       }))
   })
+}
+
+const units = (n: number) => Array.from({ length: n }, (_, i) => i)
+
+/** A table of counters, and a unit of writes (`atomicWrites`) of one statement on it. */
+const counters = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const tx = yield* Transactions
+  yield* sql`CREATE TABLE IF NOT EXISTS batch_test (k TEXT PRIMARY KEY, n INTEGER NOT NULL)`
+  const run = RandomIds.make()
+  const unit = (statement: Statement.Statement<unknown>) => Effect.exit(tx.atomicWrites(write(statement)))
+  const insert = (k: string) => sql`INSERT INTO batch_test ${sql.insert({ k: `${run}-${k}`, n: 1 })}`
+  const keys = Effect.map(
+    sql<{ k: string; n: number }>`SELECT k, n FROM batch_test WHERE k LIKE ${`${run}-%`} ORDER BY k`,
+    (rows) => rows.map((r) => [r.k.slice(run.length + 1), Number(r.n)] as const)
+  )
+  // the statements sent under a work of the run's own
+  const work = `batch-${run}`
+  const sent = Effect.map(Statements.StatementCounts, (counts) => counts.snapshot().get(work) ?? 0)
+  return { sql, run, unit, insert, keys, sent, inWork: Statements.withWork(work) }
+})
+
+for (const dialect of Dialects.dialects()) {
+  layer(TestKassa.layer(dialect, { webhooks: { run: false } }).pipe(Layer.provideMerge(Statements.layer)), { timeout: "60 seconds" })(
+    `Units of writes arriving together [${dialect}]`,
+    (it) => {
+      it.effect("units that only insert go as one statement (PostgreSQL), and a unit that fails fails alone", () =>
+        Effect.gen(function*() {
+          const c = yield* counters
+          const together = yield* c.inWork(Effect.forEach(units(12), (i) => c.unit(c.insert(`a${i}`)), { concurrency: "unbounded" }))
+          assert.isTrue(together.every(Exit.isSuccess))
+          const sent = yield* c.sent
+          if (dialect === "pg") assert.isAtMost(sent, 4, `${sent} statements for 12 units`)
+          else assert.strictEqual(sent, 12)
+          yield* c.insert("dup")
+          const exits = yield* Effect.forEach(units(12), (i) => c.unit(c.insert(i === 5 ? "dup" : `b${i}`)), { concurrency: "unbounded" })
+          assert.deepStrictEqual(exits.map(Exit.isSuccess), units(12).map((i) => i !== 5))
+          const keys = (yield* c.keys).map(([k]) => k)
+          assert.deepStrictEqual(keys, [...units(12).map((i) => `a${i}`), ...units(12).filter((i) => i !== 5).map((i) => `b${i}`), "dup"].sort())
+        }))
+
+      it.effect("units that update or upsert one row, arriving together, each count: none is lost in a shared statement", () =>
+        Effect.gen(function*() {
+          const c = yield* counters
+          const k = `${c.run}-row`
+          yield* c.sql`INSERT INTO batch_test (k, n) VALUES (${k}, 0)`
+          const updates = yield* Effect.forEach(units(10), () => c.unit(c.sql`UPDATE batch_test SET n = n + 1 WHERE k = ${k}`), { concurrency: "unbounded" })
+          assert.isTrue(updates.every(Exit.isSuccess))
+          const upsert = (key: string) =>
+            c.sql`INSERT INTO batch_test (k, n) VALUES (${key}, 1) ON CONFLICT (k) DO UPDATE SET n = batch_test.n + 1`
+          const upserts = yield* Effect.forEach(units(10), () => c.unit(upsert(`${c.run}-up`)), { concurrency: "unbounded" })
+          assert.isTrue(upserts.every(Exit.isSuccess))
+          assert.deepStrictEqual(yield* c.keys, [["row", 10], ["up", 10]])
+        }))
+    }
+  )
 }

@@ -2,15 +2,17 @@
  * @internal
  * Coalesces writes that independent fibers make at about the same time: each call waits for the
  * batch that carries it. A batch holds every call that arrived while the previous one was being
- * written (at most `maxBatch`), so under light load it is one call and under load one round trip
- * serves many. `write` must be all or nothing (one statement, or one transaction): when a batch
+ * written (at most `maxBatch`; with several `writers`, while all of them were busy), so under
+ * light load it is one call and under load one round trip serves many. `write` must be all or nothing (one statement, or one transaction): when a batch
  * fails, each of its calls is written alone, and only a call that fails then fails its caller.
  */
+import * as Cause from "effect/Cause"
 import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import * as RealTime from "./realTime.js"
@@ -30,15 +32,25 @@ export const make = <A, E>(
      * in the same turn of the event loop (SQLite), where nothing arrives while a batch is written.
      */
     readonly linger?: Duration.DurationInput | undefined
+    /** Batches written at once (default 1): while all are busy, calls wait together. */
+    readonly writers?: number | undefined
+    /**
+     * Whether a batch that failed so may be written again call by call (default: always). Not
+     * when the failure leaves it unknown whether the batch was written (a connection lost while
+     * it committed): its calls then fail with it.
+     */
+    readonly retryAlone?: ((error: E) => boolean) | undefined
   }
 ): Effect.Effect<(item: A) => Effect.Effect<void, E>, never, Scope.Scope> =>
   Effect.gen(function*() {
     const queue = yield* Queue.unbounded<readonly [A, Deferred.Deferred<void, E>]>()
+    const retryable = (cause: Cause.Cause<E>) =>
+      options.retryAlone === undefined || Option.match(Cause.failureOption(cause), { onNone: () => true, onSome: options.retryAlone })
     const writeBatch = (batch: Chunk.Chunk<readonly [A, Deferred.Deferred<void, E>]>) => {
       const entries = Chunk.toReadonlyArray(batch)
       return Effect.exit(write(entries.map(([item]) => item))).pipe(
         Effect.flatMap((exit) =>
-          Exit.isSuccess(exit) || entries.length === 1
+          Exit.isSuccess(exit) || entries.length === 1 || !retryable(exit.cause)
             ? Effect.forEach(entries, ([, done]) => Deferred.done(done, exit), { discard: true })
             // A batch is all or nothing: one bad call must not fail the others, so each goes alone.
             : Effect.forEach(entries, ([item, done]) => Effect.flatMap(Effect.exit(write([item])), (own) => Deferred.done(done, own)), {
@@ -57,14 +69,14 @@ export const make = <A, E>(
           Effect.flatMap((rest) => writeBatch(Chunk.appendAll(first, rest))),
           Effect.uninterruptible
         )
-    yield* Queue.takeBetween(queue, 1, options.maxBatch).pipe(
+    const writer = Queue.takeBetween(queue, 1, options.maxBatch).pipe(
       Effect.flatMap(more),
       Effect.forever,
       Effect.onInterrupt(() =>
         Effect.flatMap(Queue.takeAll(queue), (left) => Effect.forEach(left, ([, done]) => Deferred.interrupt(done), { discard: true }))
-      ),
-      Effect.forkScoped
+      )
     )
+    for (let i = 0; i < (options.writers ?? 1); i++) yield* Effect.forkScoped(writer)
     return (item: A) =>
       Effect.flatMap(Deferred.make<void, E>(), (done) => Effect.zipRight(Queue.offer(queue, [item, done]), Deferred.await(done)))
   })

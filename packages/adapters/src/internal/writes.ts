@@ -18,12 +18,17 @@ import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
 import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
+import { currentWork, withWork } from "../Statements.js"
+import * as Batcher from "./batcher.js"
 
 type Compiled = readonly [text: string, params: ReadonlyArray<unknown>]
 
 /** @internal Writes held back (PostgreSQL's, compiled), and the tables they write. */
 export interface Held {
   readonly sql: SqlClient.SqlClient
+  /** Sends them, as one statement. */
+  readonly send: (statements: ReadonlyArray<Compiled>) => Effect.Effect<void, SqlError>
   readonly statements: Array<Compiled>
   readonly tables: Set<string>
   /** A transaction's: sent before any other statement of the fiber. */
@@ -66,7 +71,11 @@ const runDirect = (direct: Direct, statement: Statement.Statement<unknown>): Eff
     })
   })
 
-const makeHeld = (sql: SqlClient.SqlClient, untilRead: boolean): Held => ({ sql, statements: [], tables: new Set(), untilRead })
+const makeHeld = (
+  sql: SqlClient.SqlClient,
+  untilRead: boolean,
+  send: Held["send"] = (statements) => sendCompiled(sql, statements)
+): Held => ({ sql, send, statements: [], tables: new Set(), untilRead })
 
 const target = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?([A-Za-z_][A-Za-z0-9_]*)/gi
 
@@ -138,7 +147,7 @@ const flush = (held: Held): Effect.Effect<void> =>
     if (held.statements.length === 0) return Effect.void
     const statements = held.statements.splice(0)
     held.tables.clear()
-    return Effect.orDie(sendCompiled(held.sql, statements))
+    return Effect.orDie(held.send(statements))
   })
 
 /** Runs `effect` with its writes held in `held`, and sends them when it succeeds. */
@@ -210,13 +219,73 @@ export const holding: Effect.Effect<"unit" | "transaction" | undefined> = Effect
 
 /**
  * @internal
- * Runs `effect` holding its writes back, then sends them at once (PostgreSQL). Inside a
- * transaction the unit is part of it: its writes wait with the transaction's.
+ * Runs `effect` holding its writes back, then sends them at once (PostgreSQL), with `send` when
+ * given (`unitBatcher`'s). Inside a transaction the unit is part of it: its writes wait with the
+ * transaction's.
  */
-export const holdingWrites = <A, E, R>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+export const holdingWrites = <A, E, R>(
+  sql: SqlClient.SqlClient,
+  effect: Effect.Effect<A, E, R>,
+  send?: Held["send"]
+): Effect.Effect<A, E, R> =>
   Effect.flatMap(FiberRef.get(heldWrites), (outer) => {
-    return outer !== undefined && !isDirect(outer) && outer.untilRead ? effect : holdingIn(makeHeld(sql, false), effect)
+    return outer !== undefined && !isDirect(outer) && outer.untilRead ? effect : holdingIn(makeHeld(sql, false, send), effect)
   })
+
+/** A unit's writes that may share a statement with other units' (see `unitBatcher`). */
+const insertsOnly = (statements: ReadonlyArray<Compiled>): boolean => {
+  let params = 0
+  for (const [text, values] of statements) {
+    if (!/^\s*INSERT\s+INTO\b/i.test(text) || /\b(?:UPDATE\s+(?!SET\b)|DELETE\s+FROM\b)/i.test(text)) return false
+    params += values.length
+  }
+  return params <= MAX_UNIT_PARAMS
+}
+
+/** A batch's parameters stay below PostgreSQL's 65,535 per statement. */
+const MAX_UNIT_PARAMS = 1_000
+const MAX_BATCH = 32
+/** Batches in flight at once: a unit waits for a batch only while this many are being written. */
+const WRITERS = 2
+
+/**
+ * The server refused the statement (an SQLSTATE): nothing of it was written. Any other failure (a
+ * connection lost) leaves that unknown, and a unit sent again could be written twice.
+ */
+const rejected = (error: SqlError): boolean => {
+  const code = (error.cause as { readonly code?: unknown } | undefined)?.code
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)
+}
+
+interface Unit {
+  readonly statements: ReadonlyArray<Compiled>
+  readonly work: string
+}
+
+/**
+ * @internal
+ * PostgreSQL: units of writes (`atomicWrites`) that arrive together go as one statement, one
+ * round trip and one commit for all (`Batcher`: the units that arrived while `WRITERS` batches
+ * were being written). A statement is all or nothing, so a unit that fails fails the batch, whose
+ * units are then sent one by one: only that one fails. When the batch's outcome is unknown (no
+ * answer from the server), every unit fails with it and none is sent again.
+ *
+ * The units of one statement see one snapshot: two writes of one row in different units would
+ * not see each other. So only units that only insert are batched (an insert of a row another unit
+ * inserts fails, and so does an upsert of it), each with its own parameters below
+ * `MAX_UNIT_PARAMS`; any other unit is sent alone.
+ */
+export const unitBatcher = (sql: SqlClient.SqlClient): Effect.Effect<Held["send"], never, Scope.Scope> =>
+  Effect.map(
+    Batcher.make(
+      (units: ReadonlyArray<Unit>) => withWork(units[0]!.work)(sendCompiled(sql, units.flatMap((unit) => unit.statements))),
+      { maxBatch: MAX_BATCH, writers: WRITERS, retryAlone: rejected }
+    ),
+    (batched) => (statements) =>
+      insertsOnly(statements)
+        ? Effect.flatMap(FiberRef.get(currentWork), (work) => batched({ statements, work }))
+        : sendCompiled(sql, statements)
+  )
 
 /** Statements declared to touch only some tables, and those tables. */
 const confined = new WeakMap<Statement.Statement<unknown>, ReadonlyArray<string>>()

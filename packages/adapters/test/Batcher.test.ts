@@ -93,6 +93,22 @@ describe("Batcher", () => {
       assert.deepStrictEqual(w.batches, [[1], [2, 13, 3]])
     }))
 
+  it.scoped("a call whose caller is interrupted while it is queued is not written; one already taken is", () =>
+    Effect.gen(function*() {
+      const w = yield* gatedWriter
+      const call = yield* Batcher.make(w.write, { maxBatch: 10 })
+      const first = yield* Effect.fork(call(1))
+      yield* Deferred.await(w.started)
+      const given = yield* Effect.fork(call(2))
+      const kept = yield* Effect.fork(call(3))
+      yield* Effect.yieldNow()
+      yield* Fiber.interrupt(given)
+      yield* Fiber.interrupt(first)
+      for (let i = 0; i < 3; i++) yield* w.release
+      yield* Fiber.join(kept)
+      assert.deepStrictEqual(w.batches, [[1], [3]])
+    }))
+
   it.live("with a linger, a batch waits that long for more calls before it is written", () =>
     Effect.gen(function*() {
       const batches: Array<ReadonlyArray<number>> = []

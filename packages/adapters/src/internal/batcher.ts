@@ -3,8 +3,10 @@
  * Coalesces writes that independent fibers make at about the same time: each call waits for the
  * batch that carries it. A batch holds every call that arrived while the previous one was being
  * written (at most `maxBatch`; with several `writers`, while all of them were busy), so under
- * light load it is one call and under load one round trip serves many. `write` must be all or nothing (one statement, or one transaction): when a batch
- * fails, each of its calls is written alone, and only a call that fails then fails its caller.
+ * light load it is one call and under load one round trip serves many. `write` must be all or
+ * nothing (one statement, or one transaction): when a batch fails, each of its calls is written
+ * alone, and only a call that fails then fails its caller. A caller interrupted while its call is
+ * queued takes the call back; once taken into a batch, the call is written.
  */
 import * as Cause from "effect/Cause"
 import * as Chunk from "effect/Chunk"
@@ -46,20 +48,20 @@ export const make = <A, E>(
     const queue = yield* Queue.unbounded<readonly [A, Deferred.Deferred<void, E>]>()
     const retryable = (cause: Cause.Cause<E>) =>
       options.retryAlone === undefined || Option.match(Cause.failureOption(cause), { onNone: () => true, onSome: options.retryAlone })
-    const writeBatch = (batch: Chunk.Chunk<readonly [A, Deferred.Deferred<void, E>]>) => {
-      const entries = Chunk.toReadonlyArray(batch)
-      return Effect.exit(write(entries.map(([item]) => item))).pipe(
-        Effect.flatMap((exit) =>
-          Exit.isSuccess(exit) || entries.length === 1 || !retryable(exit.cause)
-            ? Effect.forEach(entries, ([, done]) => Deferred.done(done, exit), { discard: true })
-            // A batch is all or nothing: one bad call must not fail the others, so each goes alone.
-            : Effect.forEach(entries, ([item, done]) => Effect.flatMap(Effect.exit(write([item])), (own) => Deferred.done(done, own)), {
-              discard: true
-            })
-        ),
+    const writeEntries = (entries: ReadonlyArray<readonly [A, Deferred.Deferred<void, E>]>) =>
+      Effect.flatMap(Effect.exit(write(entries.map(([item]) => item))), (exit) =>
+        Exit.isSuccess(exit) || entries.length === 1 || !retryable(exit.cause)
+          ? Effect.forEach(entries, ([, done]) => Deferred.done(done, exit), { discard: true })
+          // A batch is all or nothing: one bad call must not fail the others, so each goes alone.
+          : Effect.forEach(entries, ([item, done]) => Effect.flatMap(Effect.exit(write([item])), (own) => Deferred.done(done, own)), {
+            discard: true
+          }))
+    const writeBatch = (batch: Chunk.Chunk<readonly [A, Deferred.Deferred<void, E>]>) =>
+      // A call whose caller gave up while it was queued is not written.
+      Effect.filter(Chunk.toReadonlyArray(batch), ([, done]) => Effect.map(Deferred.isDone(done), (given) => !given)).pipe(
+        Effect.flatMap((entries) => entries.length === 0 ? Effect.void : writeEntries(entries)),
         Effect.uninterruptible
       )
-    }
     const linger = options.linger === undefined ? undefined : RealTime.sleep(options.linger)
     // What was taken is written whatever happens next: a shutdown waits for it.
     const more = (first: Chunk.Chunk<readonly [A, Deferred.Deferred<void, E>]>) =>
@@ -78,5 +80,9 @@ export const make = <A, E>(
     )
     for (let i = 0; i < (options.writers ?? 1); i++) yield* Effect.forkScoped(writer)
     return (item: A) =>
-      Effect.flatMap(Deferred.make<void, E>(), (done) => Effect.zipRight(Queue.offer(queue, [item, done]), Deferred.await(done)))
+      Effect.flatMap(Deferred.make<void, E>(), (done) =>
+        Effect.zipRight(
+          Queue.offer(queue, [item, done]),
+          Effect.onInterrupt(Deferred.await(done), () => Deferred.interrupt(done))
+        ))
   })

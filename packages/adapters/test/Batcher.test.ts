@@ -24,13 +24,20 @@ const gatedWriter = Effect.gen(function*() {
   return { batches, write, release, started }
 })
 
+/** A batcher over `gatedWriter` whose first batch, call 1's, is being written and held. */
+const firstHeld = (options: Parameters<typeof Batcher.make<number, string>>[1]) =>
+  Effect.gen(function*() {
+    const w = yield* gatedWriter
+    const call = yield* Batcher.make(w.write, options)
+    const first = yield* Effect.fork(call(1))
+    yield* Deferred.await(w.started)
+    return { call, first, w }
+  })
+
 describe("Batcher", () => {
   it.scoped("calls made while a batch is written go together in the next one; a failed batch is written call by call, failing only the bad one", () =>
     Effect.gen(function*() {
-      const w = yield* gatedWriter
-      const call = yield* Batcher.make(w.write, { maxBatch: 10 })
-      const first = yield* Effect.fork(call(1))
-      yield* Deferred.await(w.started)
+      const { call, first, w } = yield* firstHeld({ maxBatch: 10 })
       const others = yield* Effect.forEach([2, 3, 13, 4], (n) => Effect.fork(call(n)))
       yield* Effect.yieldNow()
       yield* w.release
@@ -47,10 +54,7 @@ describe("Batcher", () => {
 
   it.scoped("a batch holds at most maxBatch calls", () =>
     Effect.gen(function*() {
-      const w = yield* gatedWriter
-      const call = yield* Batcher.make(w.write, { maxBatch: 2 })
-      const first = yield* Effect.fork(call(1))
-      yield* Deferred.await(w.started)
+      const { call, first, w } = yield* firstHeld({ maxBatch: 2 })
       const others = yield* Effect.forEach([2, 3, 4, 5, 6], (n) => Effect.fork(call(n)))
       yield* Effect.yieldNow()
       for (let i = 0; i < 4; i++) yield* w.release
@@ -61,10 +65,7 @@ describe("Batcher", () => {
 
   it.scoped("with two writers, two batches are written at once; calls wait together only while both are busy", () =>
     Effect.gen(function*() {
-      const w = yield* gatedWriter
-      const call = yield* Batcher.make(w.write, { maxBatch: 10, writers: 2 })
-      const first = yield* Effect.fork(call(1))
-      yield* Deferred.await(w.started)
+      const { call, first, w } = yield* firstHeld({ maxBatch: 10, writers: 2 })
       const second = yield* Effect.fork(call(2))
       for (let i = 0; i < 100 && w.batches.length < 2; i++) yield* Effect.yieldNow()
       // the second writer took call 2 while the first batch is still held
@@ -79,10 +80,7 @@ describe("Batcher", () => {
 
   it.scoped("a batch that fails so that retryAlone refuses fails all its calls, and none is written again", () =>
     Effect.gen(function*() {
-      const w = yield* gatedWriter
-      const call = yield* Batcher.make(w.write, { maxBatch: 10, retryAlone: (e) => !e.includes("13") })
-      const first = yield* Effect.fork(call(1))
-      yield* Deferred.await(w.started)
+      const { call, first, w } = yield* firstHeld({ maxBatch: 10, retryAlone: (e) => !e.includes("13") })
       const others = yield* Effect.forEach([2, 13, 3], (n) => Effect.fork(call(n)))
       yield* Effect.yieldNow()
       // enough for the calls' own batches too, were they written again
@@ -95,10 +93,7 @@ describe("Batcher", () => {
 
   it.scoped("a call whose caller is interrupted while it is queued is not written; one already taken is", () =>
     Effect.gen(function*() {
-      const w = yield* gatedWriter
-      const call = yield* Batcher.make(w.write, { maxBatch: 10 })
-      const first = yield* Effect.fork(call(1))
-      yield* Deferred.await(w.started)
+      const { call, first, w } = yield* firstHeld({ maxBatch: 10 })
       const given = yield* Effect.fork(call(2))
       const kept = yield* Effect.fork(call(3))
       yield* Effect.yieldNow()

@@ -20,21 +20,24 @@ export const layer = Layer.scoped(
     const sqlErrorsDie = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
       effect.pipe(Effect.catchTag("SqlError" as any, (e) => Effect.die(e))) as any
     const transact = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => sqlErrorsDie(sql.withTransaction(effect))
-    // A transaction's writes are its own, never held back by an enclosing `atomicWrites`. On
-    // PostgreSQL its pure writes go together, before its next other statement or its COMMIT.
+    // A transaction's writes are its own, never held back by an enclosing `atomicWrites`.
+    // PostgreSQL: a transaction's pure writes go together, before its next other statement or its
+    // COMMIT; units of writes (`atomicWrites`) that arrive together go as one statement.
     // SQLite: transactions that arrive together share one COMMIT (its fsync is most of their time).
-    const grouped = yield* sql.onDialectOrElse({
-      pg: () => Effect.succeed(undefined),
-      orElse: () => GroupCommit.make(sql, { maxUnits: 64 })
+    const { atomicWrites, withTransaction } = yield* sql.onDialectOrElse({
+      pg: () =>
+        Effect.map(unitBatcher(sql), (sendUnit) => ({
+          withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => holdingUntilRead(sql, transact, effect),
+          // The writes go as one statement (no BEGIN / COMMIT round trips).
+          atomicWrites: <A, E, R>(effect: Effect.Effect<A, E, R>) => holdingWrites(sql, effect, sendUnit)
+        })),
+      orElse: () =>
+        Effect.map(GroupCommit.make(sql, { maxUnits: 64 }), (grouped) => {
+          const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) => sqlErrorsDie(grouped(effect))
+          // In-process, SQLite gains nothing from holding writes back: a unit is a transaction.
+          return { withTransaction, atomicWrites: withTransaction }
+        })
     })
-    // PostgreSQL: units of writes that arrive together go as one statement.
-    const sendUnit = yield* sql.onDialectOrElse({
-      pg: () => unitBatcher(sql),
-      orElse: () => Effect.succeed(undefined)
-    })
-    const withTransaction = grouped === undefined
-      ? <A, E, R>(effect: Effect.Effect<A, E, R>) => holdingUntilRead(sql, transact, effect)
-      : <A, E, R>(effect: Effect.Effect<A, E, R>) => sqlErrorsDie(grouped(effect))
     return {
       background: <A, E>(effect: Effect.Effect<A, E>) =>
         effect.pipe(
@@ -47,13 +50,7 @@ export const layer = Layer.scoped(
           Effect.asVoid
         ),
       withTransaction,
-      // PostgreSQL: the writes go as one statement (no BEGIN / COMMIT round trips); SQLite,
-      // in-process, gains nothing from that and runs a transaction.
-      atomicWrites: (effect) =>
-        sql.onDialectOrElse({
-          pg: () => holdingWrites(sql, effect, sendUnit),
-          orElse: () => withTransaction(effect)
-        })
+      atomicWrites
     }
   })
 )

@@ -96,6 +96,10 @@ const recorded = Effect.gen(function*() {
   return { client, log, failing, rows, insert, count }
 })
 
+/** Group commit over the recorded client, at most `maxUnits` a group. */
+const groupedOn = (maxUnits: number) =>
+  Effect.flatMap(recorded, (r) => Effect.map(GroupCommit.make(r.client, { maxUnits }), (grouped) => ({ grouped, r })))
+
 const sqlite = Layer.unwrapScoped(Effect.gen(function*() {
   const dir = yield* Effect.acquireRelease(
     Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "kassa-group-"))),
@@ -109,8 +113,7 @@ const units = (n: number) => Array.from({ length: n }, (_, i) => i + 1)
 describe("Group commit (SQLite)", () => {
   it.scoped("transactions that arrive together share one COMMIT, each in its savepoint; a failed one is rolled back alone", () =>
     Effect.gen(function*() {
-      const r = yield* recorded
-      const grouped = yield* GroupCommit.make(r.client, { maxUnits: 64 })
+      const { grouped, r } = yield* groupedOn(64)
       const exits = yield* Effect.forEach(
         units(10),
         (x) => Effect.exit(grouped(Effect.zipRight(r.insert(x), x === 4 ? Effect.fail("no") : Effect.succeed(x)))),
@@ -126,8 +129,7 @@ describe("Group commit (SQLite)", () => {
 
   it.scoped("a unit's writes go straight to its connection, traced or not, and a failed unit's are rolled back", () =>
     Effect.gen(function*() {
-      const r = yield* recorded
-      const grouped = yield* GroupCommit.make(r.client, { maxUnits: 64 })
+      const { grouped, r } = yield* groupedOn(64)
       yield* grouped(write(r.insert(1)))
       yield* Effect.withTracerEnabled(grouped(write(r.insert(2))), false)
       const failed = yield* Effect.exit(grouped(Effect.zipRight(write(r.insert(3)), Effect.fail("no"))))
@@ -147,8 +149,7 @@ describe("Group commit (SQLite)", () => {
 
   it.scoped("a group holds at most maxUnits transactions", () =>
     Effect.gen(function*() {
-      const r = yield* recorded
-      const grouped = yield* GroupCommit.make(r.client, { maxUnits: 4 })
+      const { grouped, r } = yield* groupedOn(4)
       yield* Effect.forEach(units(10), (x) => grouped(r.insert(x)), { concurrency: "unbounded", discard: true })
       assert.strictEqual(r.count("COMMIT"), 3, r.log.join("\n"))
       assert.deepStrictEqual(yield* r.rows, units(10))
@@ -156,8 +157,7 @@ describe("Group commit (SQLite)", () => {
 
   it.scoped("a transaction alone commits at once after its turn, without waiting for company", () =>
     Effect.gen(function*() {
-      const r = yield* recorded
-      const grouped = yield* GroupCommit.make(r.client, { maxUnits: 64 })
+      const { grouped, r } = yield* groupedOn(64)
       yield* grouped(r.insert(1))
       yield* grouped(r.insert(2))
       assert.strictEqual(r.count("COMMIT"), 2)
@@ -166,8 +166,7 @@ describe("Group commit (SQLite)", () => {
 
   it.scoped("a statement waiting for the connection gets it between two groups, not after all of them", () =>
     Effect.gen(function*() {
-      const r = yield* recorded
-      const grouped = yield* GroupCommit.make(r.client, { maxUnits: 4 })
+      const { grouped, r } = yield* groupedOn(4)
       const opened = yield* Deferred.make<void>()
       const gate = yield* Deferred.make<void>()
       const all = yield* Effect.fork(Effect.forEach(
@@ -188,8 +187,7 @@ describe("Group commit (SQLite)", () => {
 
   it.scoped("a failed COMMIT fails every transaction of its group and keeps none of their writes; the next group commits", () =>
     Effect.gen(function*() {
-      const r = yield* recorded
-      const grouped = yield* GroupCommit.make(r.client, { maxUnits: 64 })
+      const { grouped, r } = yield* groupedOn(64)
       r.failing.commits = 1
       const exits = yield* Effect.forEach(units(5), (x) => Effect.exit(grouped(r.insert(x))), { concurrency: "unbounded" })
       assert.deepStrictEqual(exits.map(Exit.isSuccess), [false, false, false, false, false])

@@ -50,10 +50,8 @@ export const heldWrites = FiberRef.unsafeMake<Held | Direct | undefined>(undefin
 
 const isDirect = (held: Held | Direct): held is Direct => "conn" in held
 
-const execute = (direct: Direct, statement: Statement.Statement<unknown>): Effect.Effect<void, SqlError> => {
-  const [text, params] = statement.compile()
-  return Effect.asVoid(direct.conn.executeRaw(text, params))
-}
+const execute = (direct: Direct, [text, params]: Compiled): Effect.Effect<void, SqlError> =>
+  Effect.asVoid(direct.conn.executeRaw(text, params))
 
 /**
  * A write on a unit's own connection. Traced, it has its span as any statement has; statement
@@ -62,12 +60,14 @@ const execute = (direct: Direct, statement: Statement.Statement<unknown>): Effec
 const runDirect = (direct: Direct, statement: Statement.Statement<unknown>): Effect.Effect<void, SqlError> =>
   Effect.withFiberRuntime((fiber) => {
     const transform = fiber.getFiberRef(Statement.currentTransformer)
-    if (transform._tag === "None" && !fiber.getFiberRef(FiberRef.currentTracerEnabled)) return execute(direct, statement)
+    if (transform._tag === "None" && !fiber.getFiberRef(FiberRef.currentTracerEnabled)) return execute(direct, statement.compile())
     return Effect.useSpan("sql.execute", { kind: "client", captureStackTrace: false }, (span) => {
-      span.attribute("db.query.text", statement.compile()[0])
-      return transform._tag === "None"
-        ? execute(direct, statement)
-        : Effect.flatMap(transform.value(statement, direct.sql, fiber.getFiberRefs(), span), (s) => execute(direct, s))
+      const run = (s: Statement.Statement<unknown>) => {
+        const compiled = s.compile()
+        span.attribute("db.query.text", compiled[0])
+        return execute(direct, compiled)
+      }
+      return transform._tag === "None" ? run(statement) : Effect.flatMap(transform.value(statement, direct.sql, fiber.getFiberRefs(), span), run)
     })
   })
 
@@ -77,14 +77,20 @@ const makeHeld = (
   send: Held["send"] = (statements) => sendCompiled(sql, statements)
 ): Held => ({ sql, send, statements: [], tables: new Set(), untilRead })
 
-const target = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?([A-Za-z_][A-Za-z0-9_]*)/gi
+const target = /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?([A-Za-z_][A-Za-z0-9_]*)/gi
 
-/** The tables a statement writes (an upsert's `DO UPDATE SET` names none). */
-const tablesOf = (text: string): Array<string> => {
-  const tables: Array<string> = []
-  for (const m of text.matchAll(target)) if (m[1]!.toUpperCase() !== "SET") tables.push(m[1]!.toLowerCase())
-  return tables
+/** The writes a statement makes, by kind and table (an upsert's `DO UPDATE SET` is none). */
+const writesOf = (text: string): Array<{ readonly kind: "INSERT" | "UPDATE" | "DELETE"; readonly table: string }> => {
+  const writes: Array<{ readonly kind: "INSERT" | "UPDATE" | "DELETE"; readonly table: string }> = []
+  for (const m of text.matchAll(target)) {
+    if (m[2]!.toUpperCase() === "SET") continue
+    writes.push({ kind: m[1]!.slice(0, 6).toUpperCase() as "INSERT" | "UPDATE" | "DELETE", table: m[2]!.toLowerCase() })
+  }
+  return writes
 }
+
+/** The tables a statement writes. */
+const tablesOf = (text: string): Array<string> => writesOf(text).map((w) => w.table)
 
 const placeholder = /\$(\d+)/g
 
@@ -236,7 +242,7 @@ export const holdingWrites = <A, E, R>(
 const insertsOnly = (statements: ReadonlyArray<Compiled>): boolean => {
   let params = 0
   for (const [text, values] of statements) {
-    if (!/^\s*INSERT\s+INTO\b/i.test(text) || /\b(?:UPDATE\s+(?!SET\b)|DELETE\s+FROM\b)/i.test(text)) return false
+    if (!/^\s*INSERT\b/i.test(text) || writesOf(text).some((w) => w.kind !== "INSERT")) return false
     params += values.length
   }
   return params <= MAX_UNIT_PARAMS

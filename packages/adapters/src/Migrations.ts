@@ -21,6 +21,7 @@ import searchPayers from "./internal/migrations/0012_search_payers.js"
 import searchTriggerConditions from "./internal/migrations/0013_search_trigger_conditions.js"
 import eventHeads from "./internal/migrations/0014_event_heads.js"
 import outboxPruned from "./internal/migrations/0015_outbox_pruned.js"
+import searchPayersDeferred from "./internal/migrations/0016_search_payers_deferred.js"
 
 const migrations = Migrator.fromRecord({
   "0001_kernel": kernel,
@@ -37,7 +38,8 @@ const migrations = Migrator.fromRecord({
   "0012_search_payers": searchPayers,
   "0013_search_trigger_conditions": searchTriggerConditions,
   "0014_event_heads": eventHeads,
-  "0015_outbox_pruned": outboxPruned
+  "0015_outbox_pruned": outboxPruned,
+  "0016_search_payers_deferred": searchPayersDeferred
 })
 
 /**

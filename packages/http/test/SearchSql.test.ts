@@ -6,8 +6,10 @@ import type { PaymentConditions, Query, StatsRow } from "@kassa/core/ports/Searc
 import { SearchRepository } from "@kassa/core/ports/SearchRepository"
 import { SearchTokens } from "@kassa/core/ports/SearchTokens"
 import { Dialects, TestDatabase } from "@kassa/testing"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
@@ -504,6 +506,49 @@ for (const dialect of Dialects.dialects()) {
         )
         yield* sql`DELETE FROM payments WHERE invoice_id = ${`${shop.shopID}-u3`}`.pipe(Effect.orDie)
         yield* check(0, 24, 1)
+      }))
+
+    it.effect("one payer's payments succeed in transactions open at once: its row is taken as each commits (PostgreSQL; SQLite runs one writer at a time)", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const shop = freshShop()
+        const put = insert(shop)
+        const H = 3_600_000
+        const pay = (n: number, hour: number): Pay => ({
+          invoiceID: `${shop.shopID}-d${n}`,
+          id: "1",
+          createdAt: T0 + hour * H,
+          amount: 100,
+          currency: "RUB",
+          status: "processed",
+          fee: 0,
+          flow: "PaymentFlowInstant",
+          payer: resourcePayer(card({ system: "visa", bin: "424242", last4: "4242" }), { fingerprint: "d" })
+        })
+        for (const p of [pay(1, 1), pay(2, 3), pay(3, 5)]) yield* put.payment(p)
+        const capture = (n: number) => sql`UPDATE payments SET status = 'captured' WHERE invoice_id = ${`${shop.shopID}-d${n}`}`
+        const inside = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        const open = yield* Effect.fork(sql.withTransaction(Effect.gen(function*() {
+          yield* capture(1)
+          yield* Deferred.succeed(inside, undefined)
+          yield* Deferred.await(release)
+        })).pipe(Effect.orDie))
+        if (dialect === "pg") {
+          yield* Deferred.await(inside)
+          // (when it waits for the open transaction, this waits for ever)
+          yield* sql.withTransaction(capture(3)).pipe(Effect.orDie)
+          // one that rolls back leaves the payer's row as it was
+          yield* sql.withTransaction(Effect.zipRight(capture(2), Effect.fail("abort" as const))).pipe(Effect.flip, Effect.orDie)
+        }
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.join(open)
+        if (dialect !== "pg") yield* sql.withTransaction(capture(3)).pipe(Effect.orDie)
+        const ranges = yield* sql<{ f: unknown; l: unknown; g: unknown }>`SELECT first_at AS f, last_at AS l, gap AS g
+          FROM search_payers WHERE party_id = ${shop.partyID} AND shop_id = ${shop.shopID} AND payer = 'd'`.pipe(Effect.orDie)
+        assert.deepStrictEqual(ranges.map((r) => [Number(r.f) - T0, Number(r.l) - T0, Number(r.g)]), [[1 * H, 5 * H, 4 * H]])
+        assert.strictEqual(yield* (yield* SearchRepository).uniquePayers(shop, { from: T0 + 2 * H, to: T0 + 4 * H }), 0)
+        assert.strictEqual(yield* (yield* SearchRepository).uniquePayers(shop, { from: T0, to: T0 + 2 * H }), 1)
       }))
 
     it.effect("continuation codes: HMAC-SHA256 under the layer's secret, one secret kept per data dir", () =>

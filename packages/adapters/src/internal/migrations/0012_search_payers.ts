@@ -84,7 +84,13 @@ const sqliteTriggers = [
    BEGIN ${remove("OLD", "1").join("; ")}; END`
 ]
 
-// The WHEN clauses keep the function out of the many payment writes that move no payer's range.
+/** @internal The WHEN clauses of the payments' triggers: they keep the function out of the many writes that move no payer's range. */
+export const pgTriggerWhen = {
+  insert: counted("NEW"),
+  update: `(${counted("OLD")} OR ${counted("NEW")}) AND (${changed("OLD", "NEW", watched, "IS DISTINCT FROM")})`,
+  delete: counted("OLD")
+}
+
 const pgTriggers = [
   `CREATE FUNCTION kassa_payments_search_payers() RETURNS trigger LANGUAGE plpgsql AS $fn$
     BEGIN
@@ -101,13 +107,10 @@ const pgTriggers = [
       RETURN NULL;
     END
   $fn$`,
-  `CREATE TRIGGER search_payments_payers_insert AFTER INSERT ON payments
-    FOR EACH ROW WHEN (${counted("NEW")}) EXECUTE FUNCTION kassa_payments_search_payers()`,
-  `CREATE TRIGGER search_payments_payers_update AFTER UPDATE ON payments
-    FOR EACH ROW WHEN ((${counted("OLD")} OR ${counted("NEW")}) AND (${changed("OLD", "NEW", watched, "IS DISTINCT FROM")}))
-    EXECUTE FUNCTION kassa_payments_search_payers()`,
-  `CREATE TRIGGER search_payments_payers_delete AFTER DELETE ON payments
-    FOR EACH ROW WHEN (${counted("OLD")}) EXECUTE FUNCTION kassa_payments_search_payers()`
+  ...(["insert", "update", "delete"] as const).map((op) =>
+    `CREATE TRIGGER search_payments_payers_${op} AFTER ${op.toUpperCase()} ON payments
+    FOR EACH ROW WHEN (${pgTriggerWhen[op]}) EXECUTE FUNCTION kassa_payments_search_payers()`
+  )
 ]
 
 /** @internal */

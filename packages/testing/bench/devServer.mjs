@@ -5,7 +5,8 @@
  * summary `stop` prints. `KASSA_BUNDLE=<file>` runs another build of the server (a copy of an
  * earlier `packages/http/dist/server.js` beside it, to compare before and after), and
  * `DEV_NODE_ARGS="<flags>"` adds flags to its `node` (to try V8 or Node options). `logStatements`
- * has PostgreSQL log the database's statements (in its server log).
+ * has PostgreSQL log the database's statements (in its server log), and `DEV_PG_DURATIONS=1`
+ * every statement with its duration (`pgLogTimes.mjs` sums them).
  */
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -35,6 +36,7 @@ export const startDevKassa = async (dialect, { name = "dev", prof = false, env =
     }
     // before the server connects: the setting applies to the connections opened after it
     if (logStatements) psql(`ALTER DATABASE ${database} SET log_statement = 'all'`)
+    if (process.env.DEV_PG_DURATIONS === "1") psql(`ALTER DATABASE ${database} SET log_min_duration_statement = 0`)
   }
   const databaseUrl = database === undefined ? undefined : `postgres://postgres@127.0.0.1:5432/${database}`
   const server = await startKassa({

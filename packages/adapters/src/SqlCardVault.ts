@@ -163,6 +163,12 @@ interface KeyRow {
   readonly wrapped: string
 }
 
+/** A data key, unwrapped. */
+interface DataKey {
+  readonly id: number
+  readonly key: Buffer
+}
+
 interface SealedRow {
   readonly keyId: unknown
   readonly data: string
@@ -238,7 +244,7 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
       })
 
     /** The newest data key, created on first use. */
-    const currentKey: Effect.Effect<{ readonly id: number; readonly key: Buffer }, SqlError> = Effect.gen(function*() {
+    const currentKey: Effect.Effect<DataKey, SqlError> = Effect.gen(function*() {
       const rows = yield* sql<KeyRow>`SELECT id, wrapped FROM vault_keys ORDER BY id DESC LIMIT 1`
       if (rows[0] !== undefined) return yield* unwrap(rows[0])
       yield* insertKey(1)
@@ -264,17 +270,34 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
         Effect.map((rows) => rows[0])
       )
 
-    const putCard = (card: CardData) =>
+    /**
+     * The card of fingerprint `fp`, if stored, and the newest data key, in one read (the key is
+     * created when there is none yet).
+     */
+    const findCardWithKey = (fp: string) =>
       Effect.gen(function*() {
-        const fp = fingerprint(card.cardNumber)
-        let row = yield* findCard(fp)
+        const rows = yield* sql<KeyRow & { token: string | null; keyId: unknown; data: string | null }>`SELECT k.id, k.wrapped,
+            c.token, c.key_id, c.data
+          FROM (SELECT id, wrapped FROM vault_keys ORDER BY id DESC LIMIT 1) k
+          LEFT JOIN vault_cards c ON c.fingerprint = ${fp}`
+        const first = rows[0]
+        if (first === undefined) return { row: yield* findCard(fp), key: yield* currentKey }
+        const row: CardRow | undefined = first.token === null
+          ? undefined
+          : { token: first.token, keyId: first.keyId, data: first.data! }
+        return { row, key: yield* unwrap(first) }
+      })
+
+    /** Stores `card` (of fingerprint `fp`, found as `row`) sealed under `key`, unless stored as it is. */
+    const storeCard = (card: CardData, fp: string, found: CardRow | undefined, key: DataKey) =>
+      Effect.gen(function*() {
+        let row = found
         let inserted: string | undefined
         if (row === undefined) {
-          const { id: keyId, key } = yield* currentKey
           const token = randomId(TOKEN_LENGTH)
           const now = yield* Clock.currentTimeMillis
-          const data = seal(key, aad.card(token), encodeCard(card))
-          yield* sql`INSERT INTO vault_cards ${sql.insert({ token, fingerprint: fp, keyId, data, createdAt: now })}
+          const data = seal(key.key, aad.card(token), encodeCard(card))
+          yield* sql`INSERT INTO vault_cards ${sql.insert({ token, fingerprint: fp, keyId: key.id, data, createdAt: now })}
             ON CONFLICT (fingerprint) DO NOTHING`
           inserted = token
           // Ours, or the row of a concurrent put of the same number that got there first.
@@ -283,11 +306,17 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
         }
         if (row.token !== inserted && !sameCard(yield* openCard(row), card)) {
           // The same number with a new expiry or holder (a reissued card): the latest wins.
-          const { id: keyId, key } = yield* currentKey
-          const data = seal(key, aad.card(row.token), encodeCard(card))
-          yield* sql`UPDATE vault_cards SET key_id = ${keyId}, data = ${data} WHERE token = ${row.token}`
+          const data = seal(key.key, aad.card(row.token), encodeCard(card))
+          yield* sql`UPDATE vault_cards SET key_id = ${key.id}, data = ${data} WHERE token = ${row.token}`
         }
         return storedCard(row.token, card.cardNumber)
+      })
+
+    const putCard = (card: CardData) =>
+      Effect.gen(function*() {
+        const fp = fingerprint(card.cardNumber)
+        const { key, row } = yield* findCardWithKey(fp)
+        return yield* storeCard(card, fp, row, key)
       }).pipe(Effect.orDie)
 
     const getCard = (token: string) =>
@@ -298,18 +327,28 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
         Effect.orDie
       )
 
-    const putSession = (secret: SessionSecret, expiresAt: Date) =>
+    /** Seals `secret` under `key` as a new session; the expired ones go as it comes. */
+    const storeSession = (secret: SessionSecret, expiresAt: Date, key: DataKey) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        const { id: keyId, key } = yield* currentKey
         const id = randomId(TOKEN_LENGTH)
-        const data = seal(key, aad.session(id), encodeSecret(secret))
-        // Expired sessions go as a new one comes.
+        const data = seal(key.key, aad.session(id), encodeSecret(secret))
         yield* writeAll(sql, [
           sql`DELETE FROM vault_sessions WHERE expires_at <= ${now}`,
-          sql`INSERT INTO vault_sessions ${sql.insert({ id, keyId, data, expiresAt: expiresAt.getTime() })}`
+          sql`INSERT INTO vault_sessions ${sql.insert({ id, keyId: key.id, data, expiresAt: expiresAt.getTime() })}`
         ])
         return id
+      })
+
+    const putSession = (secret: SessionSecret, expiresAt: Date) =>
+      Effect.flatMap(currentKey, (key) => storeSession(secret, expiresAt, key)).pipe(Effect.orDie)
+
+    const putCardAndSession = (card: CardData, secret: SessionSecret, expiresAt: Date) =>
+      Effect.gen(function*() {
+        const fp = fingerprint(card.cardNumber)
+        const { key, row } = yield* findCardWithKey(fp)
+        const stored = yield* storeCard(card, fp, row, key)
+        return { card: stored, session: yield* storeSession(secret, expiresAt, key) }
       }).pipe(Effect.orDie)
 
     const getSession = (id: string) =>
@@ -379,6 +418,7 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
       putCard,
       getCard,
       putSession,
+      putCardAndSession,
       getSession,
       getCardAndSession,
       deleteSession,

@@ -2,6 +2,7 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Database from "@kassa/adapters/Database"
 import * as SqlCardVault from "@kassa/adapters/SqlCardVault"
+import * as Statements from "@kassa/adapters/Statements"
 import * as Card from "@kassa/core/payment/Card"
 import { type CardData, CardVault } from "@kassa/core/ports/CardVault"
 import * as Dialects from "@kassa/testing/Dialects"
@@ -29,7 +30,7 @@ const migrated = (database: Database.DatabaseConfig) =>
 const testLayer = (dialect: Dialects.Dialect) =>
   Layer.unwrapScoped(
     Effect.map(TestDatabase.acquire(dialect), ({ database }) =>
-      SqlCardVault.layerWithKey(masterKey).pipe(Layer.provideMerge(migrated(database))))
+      Layer.merge(SqlCardVault.layerWithKey(masterKey), Statements.layer).pipe(Layer.provideMerge(migrated(database))))
   )
 
 /** A fresh Luhn-valid Visa number. */
@@ -203,6 +204,41 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(
           Option.map(yield* vault.getCardAndSession(stored.token, other), (x) => x.secret),
           Option.some(Option.none())
+        )
+      }))
+
+    it.effect("putCardAndSession stores the card and the session in one read: a statement fewer than putCard and putSession", () =>
+      Effect.gen(function*() {
+        const vault = yield* CardVault
+        const counts = yield* Statements.StatementCounts
+        const sent = () => [...counts.snapshot().values()].reduce((a, b) => a + b, 0)
+        const c = card()
+        const first = yield* vault.putCardAndSession(c, { cvv: "123" }, new Date(3_600_000))
+        assert.deepStrictEqual(
+          yield* vault.getCardAndSession(first.card.token, first.session),
+          Option.some({ card: c, secret: Option.some({ cvv: "123" }) })
+        )
+        const before = sent()
+        const again = yield* vault.putCardAndSession(c, { cvv: "456" }, new Date(3_600_000))
+        const together = sent() - before
+        assert.strictEqual(again.card.token, first.card.token)
+        const between = sent()
+        assert.strictEqual((yield* vault.putCard(c)).token, first.card.token)
+        yield* vault.putSession({ cvv: "789" }, new Date(3_600_000))
+        assert.strictEqual(together, sent() - between - 1)
+        assert.deepStrictEqual(yield* vault.getSession(again.session), Option.some({ cvv: "456" }))
+        // under the newest key, and a reissued card (another expiry) is sealed again
+        yield* vault.rotateKey
+        const reissued = card(c.cardNumber, { expYear: 2031 })
+        const third = yield* vault.putCardAndSession(reissued, { cvv: "000" }, new Date(3_600_000))
+        assert.strictEqual(third.card.token, first.card.token)
+        assert.strictEqual(yield* keyIdOf(third.card.token), yield* newestKeyId)
+        const sql = yield* SqlClient.SqlClient
+        const sessionKey = yield* sql<{ keyId: unknown }>`SELECT key_id FROM vault_sessions WHERE id = ${third.session}`.pipe(Effect.orDie)
+        assert.strictEqual(Number(sessionKey[0]!.keyId), yield* newestKeyId)
+        assert.deepStrictEqual(
+          yield* vault.getCardAndSession(third.card.token, third.session),
+          Option.some({ card: reissued, secret: Option.some({ cvv: "000" }) })
         )
       }))
 

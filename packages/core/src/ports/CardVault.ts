@@ -37,6 +37,12 @@ export class CardVault extends Context.Tag("kassa/CardVault")<CardVault, {
   readonly getCard: (token: string) => Effect.Effect<Option.Option<CardData>>
   /** Stores a session secret that expires at `expiresAt`; answers the session id. */
   readonly putSession: (secret: SessionSecret, expiresAt: Date) => Effect.Effect<string>
+  /** `putCard` and `putSession` at once: what a tokenisation with a CVV stores, in one read. */
+  readonly putCardAndSession: (
+    card: CardData,
+    secret: SessionSecret,
+    expiresAt: Date
+  ) => Effect.Effect<{ readonly card: StoredCard; readonly session: string }>
   /** The secret, unless expired or erased. */
   readonly getSession: (id: string) => Effect.Effect<Option.Option<SessionSecret>>
   /**

@@ -157,6 +157,21 @@ const freshShop = () => {
   return { partyID: `party${n}`, shopID: `shop${n}` }
 }
 
+const H = 3_600_000
+
+/** Payment 1 of invoice `<shop>-<invoice>`, by the payer of `fingerprint`, `hour` hours after T0. */
+const payerPayment = (shop: { shopID: string }, invoice: string, hour: number, fingerprint: string, status: string): Pay => ({
+  invoiceID: `${shop.shopID}-${invoice}`,
+  id: "1",
+  createdAt: T0 + hour * H,
+  amount: 100,
+  currency: "RUB",
+  status,
+  fee: 0,
+  flow: "PaymentFlowInstant",
+  payer: resourcePayer(card({ system: "visa", bin: "424242", last4: "4242" }), { fingerprint })
+})
+
 const window = { from: T0, to: T0 + 86_400_000 }
 const first = { limit: 1000, offset: 0, after: Option.none() }
 
@@ -457,18 +472,8 @@ for (const dialect of Dialects.dialects()) {
         const sql = yield* SqlClient.SqlClient
         const shop = freshShop()
         const put = insert(shop)
-        const H = 3_600_000
-        const pay = (n: number, hour: number, fingerprint: string, status = "captured"): Pay => ({
-          invoiceID: `${shop.shopID}-u${n}`,
-          id: "1",
-          createdAt: T0 + hour * H,
-          amount: 100,
-          currency: "RUB",
-          status,
-          fee: 0,
-          flow: "PaymentFlowInstant",
-          payer: resourcePayer(card({ system: "visa", bin: "424242", last4: "4242" }), { fingerprint })
-        })
+        const pay = (n: number, hour: number, fingerprint: string, status = "captured") =>
+          payerPayment(shop, `u${n}`, hour, fingerprint, status)
         // "a" surrounds 4h–6h and pays inside it; "b" surrounds 6h–9h without paying inside; "c" failed
         for (
           const p of [pay(1, 0, "a"), pay(2, 5, "a"), pay(3, 10, "a"), pay(4, 1, "b"), pay(5, 10, "b"), pay(6, 7, "c", "failed")]
@@ -513,18 +518,7 @@ for (const dialect of Dialects.dialects()) {
         const sql = yield* SqlClient.SqlClient
         const shop = freshShop()
         const put = insert(shop)
-        const H = 3_600_000
-        const pay = (n: number, hour: number): Pay => ({
-          invoiceID: `${shop.shopID}-d${n}`,
-          id: "1",
-          createdAt: T0 + hour * H,
-          amount: 100,
-          currency: "RUB",
-          status: "processed",
-          fee: 0,
-          flow: "PaymentFlowInstant",
-          payer: resourcePayer(card({ system: "visa", bin: "424242", last4: "4242" }), { fingerprint: "d" })
-        })
+        const pay = (n: number, hour: number) => payerPayment(shop, `d${n}`, hour, "d", "processed")
         for (const p of [pay(1, 1), pay(2, 3), pay(3, 5)]) yield* put.payment(p)
         const capture = (n: number) => sql`UPDATE payments SET status = 'captured' WHERE invoice_id = ${`${shop.shopID}-d${n}`}`
         const inside = yield* Deferred.make<void>()
@@ -581,7 +575,6 @@ for (const dialect of Dialects.dialects()) {
         const runtime = yield* Effect.runtime<SqlClient.SqlClient | SearchRepository>()
         const lookingUp = yield* SqlSearch.make({ payers: { scanUpTo: -1, probes: 1_000_000 } })
         const counting = yield* SqlSearch.make({ payers: { scanUpTo: -1, probes: 0 } })
-        const H = 3_600_000
         const row = FastCheck.record({
           hour: FastCheck.integer({ min: 0, max: 71 }),
           minute: FastCheck.integer({ min: 0, max: 59 }),
@@ -784,7 +777,6 @@ for (const dialect of Dialects.dialects()) {
         const repo = yield* SearchRepository
         const sql = yield* SqlClient.SqlClient
         const shop = freshShop()
-        const H = 3_600_000
         const statuses = ["captured", "failed", "pending"]
         const rows = Array.from({ length: 2600 }, (_, n) => ({
           invoiceId: `${shop.shopID}d${String(n).padStart(5, "0")}`,

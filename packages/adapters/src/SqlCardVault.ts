@@ -211,7 +211,7 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
 
     // Unwrapped data keys by id: a key row never changes once written.
     const dataKeys = new Map<number, Buffer>()
-    const unwrap = (row: KeyRow) =>
+    const unwrap = (row: KeyRow): Effect.Effect<DataKey> =>
       Effect.sync(() => {
         const id = int(row.id)
         let key = dataKeys.get(id)

@@ -5,7 +5,7 @@
 // node packages/testing/bench/flowParts.mjs pg|sqlite [count] [concurrency]
 import { startDevKassa } from "./devServer.mjs"
 import { runLoad, sleep } from "./load.mjs"
-import { clientFor, createInvoice, idOf, paymentResourceBody, requestId, statusOf } from "./scenarios.mjs"
+import { clientFor, createInvoice, idOf, instantPaymentBody, paymentResourceBody, requestId, statusOf } from "./scenarios.mjs"
 import { cpuWindow } from "./server.mjs"
 
 const dialect = process.argv[2] ?? "pg"
@@ -46,10 +46,9 @@ const resources = await step("createPaymentResource", seqs, async () => {
   return r.status === 201 ? { ok: true, ...JSON.parse(r.body) } : { ok: false, error: r.body }
 })
 const payments = await step("createPayment+process", seqs, async (i) => {
-  const { paymentToolToken, paymentSession } = resources[i]
-  const r = await client.request("POST", `/v2/processing/invoices/${invoices[i].id}/payments`,
-    { flow: { type: "PaymentFlowInstant" }, payer: { payerType: "PaymentResourcePayer", paymentToolToken, paymentSession, contactInfo: {} } },
-    { "x-request-id": requestId() })
+  const r = await client.request("POST", `/v2/processing/invoices/${invoices[i].id}/payments`, instantPaymentBody(resources[i]), {
+    "x-request-id": requestId()
+  })
   return r.status === 201 ? { ok: true, invoiceID: invoices[i].id, id: idOf(r.body) } : { ok: false, error: r.body }
 }, 3000)
 const statuses = {}

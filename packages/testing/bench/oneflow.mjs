@@ -1,7 +1,7 @@
 // Dev helper: one payment flow at a time, timing each step and each status seen while polling.
 // node packages/testing/bench/oneflow.mjs pg|sqlite [flows]
 import { startDevKassa } from "./devServer.mjs"
-import { clientFor, createInvoice, idOf, paymentResourceBody, requestId, statusOf } from "./scenarios.mjs"
+import { clientFor, createInvoice, idOf, instantPaymentBody, paymentResourceBody, requestId, statusOf } from "./scenarios.mjs"
 
 const dialect = process.argv[2] ?? "pg"
 const flows = Number(process.argv[3] ?? 5)
@@ -18,9 +18,9 @@ for (let i = 0; i < flows; i++) {
   const invoiceID = idOf(inv.body)
   const res = await client.request("POST", "/v2/processing/payment-resources", paymentResourceBody, { "x-request-id": requestId() })
   steps.push(`resource ${at()}`)
-  const { paymentToolToken, paymentSession } = JSON.parse(res.body)
+  const resource = JSON.parse(res.body)
   const pay = await client.request("POST", `/v2/processing/invoices/${invoiceID}/payments`,
-    { flow: { type: "PaymentFlowInstant" }, payer: { payerType: "PaymentResourcePayer", paymentToolToken, paymentSession, contactInfo: {} } },
+    instantPaymentBody(resource),
     { "x-request-id": requestId() })
   steps.push(`payment ${at()} ${pay.status}`)
   const paymentID = idOf(pay.body)

@@ -44,6 +44,12 @@ export const paymentResourceBody = {
   clientInfo: { fingerprint: "bench" }
 }
 
+/** createPayment's body: an instant payment with the resource `createPaymentResource` answered. */
+export const instantPaymentBody = ({ paymentToolToken, paymentSession }) => ({
+  flow: { type: "PaymentFlowInstant" },
+  payer: { payerType: "PaymentResourcePayer", paymentToolToken, paymentSession, contactInfo: {} }
+})
+
 export const idOf = (body) => body.slice(0, 80).match(/"id":"([^"]+)"/)?.[1]
 export const statusOf = (body) => body.match(/"status":"([a-z]+)"/)?.[1]
 
@@ -147,11 +153,11 @@ export const flowScenario = async (server, { concurrency, durationMs, warmupMs, 
         const invoiceID = idOf(inv.body)
         const res = await client.request("POST", "/v2/processing/payment-resources", paymentResourceBody, { "x-request-id": requestId() })
         if (res.status !== 201) return stepFail("createPaymentResource", res)
-        const { paymentToolToken, paymentSession } = JSON.parse(res.body)
+        const resource = JSON.parse(res.body)
         const pay = await client.request(
           "POST",
           `/v2/processing/invoices/${invoiceID}/payments`,
-          { flow: { type: "PaymentFlowInstant" }, payer: { payerType: "PaymentResourcePayer", paymentToolToken, paymentSession, contactInfo: {} } },
+          instantPaymentBody(resource),
           { "x-request-id": requestId() }
         )
         if (pay.status !== 201) return stepFail("createPayment", pay)

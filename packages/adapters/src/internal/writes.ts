@@ -50,6 +50,9 @@ export const heldWrites = FiberRef.unsafeMake<Held | Direct | undefined>(undefin
 
 const isDirect = (held: Held | Direct): held is Direct => "conn" in held
 
+/** A transaction's held writes (not a unit's, nor a SQLite unit's connection). */
+const inTransaction = (held: Held | Direct | undefined): held is Held => held !== undefined && !isDirect(held) && held.untilRead
+
 const execute = (direct: Direct, [text, params]: Compiled): Effect.Effect<void, SqlError> =>
   Effect.asVoid(direct.conn.executeRaw(text, params))
 
@@ -235,7 +238,7 @@ export const holdingWrites = <A, E, R>(
   send?: Held["send"]
 ): Effect.Effect<A, E, R> =>
   Effect.flatMap(FiberRef.get(heldWrites), (outer) => {
-    return outer !== undefined && !isDirect(outer) && outer.untilRead ? effect : holdingIn(makeHeld(sql, false, send), effect)
+    return inTransaction(outer) ? effect : holdingIn(makeHeld(sql, false, send), effect)
   })
 
 /** A unit's writes that may share a statement with other units' (see `unitBatcher`). */
@@ -325,7 +328,7 @@ const flushBefore = (prior: Option.Option<Statement.Statement.Transformer>): Sta
     : (statement) => Effect.succeed(statement)
   const transformer: Statement.Statement.Transformer = (statement, sql, refs, span) => {
     const held = FiberRefs.getOrDefault(refs, heldWrites)
-    return held !== undefined && !isDirect(held) && held.untilRead && held.statements.length > 0 && !independent(statement, held)
+    return inTransaction(held) && held.statements.length > 0 && !independent(statement, held)
       ? Effect.zipRight(flush(held), Effect.suspend(() => next(statement, sql, refs, span)))
       : next(statement, sql, refs, span)
   }
@@ -348,7 +351,7 @@ export const holdingUntilRead = <A, E, R>(
       const body = transact(Effect.suspend(() => holdingIn(makeHeld(sql, true), effect)))
       // A nested transaction starts with a savepoint, which is no statement: the outer one's
       // writes go first, so that the inner one reads them.
-      const started = outer !== undefined && !isDirect(outer) && outer.untilRead ? Effect.zipRight(flush(outer), body) : body
+      const started = inTransaction(outer) ? Effect.zipRight(flush(outer), body) : body
       return Option.isSome(prior) && flushing in prior.value
         ? started
         : Statement.withTransformer(started, flushBefore(prior))

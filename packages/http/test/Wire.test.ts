@@ -326,6 +326,28 @@ for (const dialect of Dialects.dialects()) {
         assert.notInclude(openapi.text, "HttpApiDecodeError")
         const parameters = operations.get("getMyParty").parameters.map((p: any) => p.name)
         assert.includeMembers(parameters, ["X-Request-ID", "X-Request-Deadline"])
+        assert.deepStrictEqual((yield* TestServer.raw("GET", "/openapi.json")).json, openapi.json)
+      }))
+
+    it.effect("/docs: Swagger UI over /openapi.json, its script and style served beside it", () =>
+      Effect.gen(function*() {
+        const docs = yield* TestServer.raw("GET", "/docs")
+        assert.strictEqual(docs.status, 200)
+        assert.strictEqual(docs.headers["content-type"], "text/html; charset=utf-8")
+        assert.include(docs.text, `url: "openapi.json"`)
+        for (
+          const [file, type, marker] of [
+            ["swagger-ui-bundle.js", "text/javascript; charset=utf-8", "SwaggerUIBundle"],
+            ["swagger-ui.css", "text/css; charset=utf-8", ".swagger-ui"]
+          ]
+        ) {
+          assert.include(docs.text, `"docs/${file}"`)
+          const asset = yield* TestServer.raw("GET", `/docs/${file}`)
+          assert.strictEqual(asset.status, 200, file)
+          assert.strictEqual(asset.headers["content-type"], type)
+          assert.include(asset.text, marker)
+        }
+        assert.strictEqual((yield* TestServer.raw("GET", "/docs/package.json")).status, 404)
       }))
 
     it.effect("Authorization: missing, wrong scheme or garbage is 401 with an empty body", () =>

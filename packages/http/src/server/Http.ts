@@ -5,12 +5,12 @@
  * @since 0.1.0
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpApiSwagger from "@effect/platform/HttpApiSwagger"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Layer from "effect/Layer"
 import { KassaApi } from "../api/KassaApi.js"
 import * as Auth from "./Auth.js"
+import * as Docs from "./Docs.js"
 import * as Envelope from "./Envelope.js"
 import * as Admin from "./handlers/Admin.js"
 import * as Contracts from "./handlers/Contracts.js"
@@ -42,8 +42,7 @@ export const api = HttpApiBuilder.api(KassaApi).pipe(
  * @since 0.1.0 @category layers
  */
 export const app = Layer.mergeAll(
-  HttpApiSwagger.layer({ path: "/docs" }),
-  HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }),
+  Docs.layer,
   WireContract.layer,
   Routes.layer,
   ThreeDSecure.layer

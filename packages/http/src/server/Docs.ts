@@ -1,0 +1,76 @@
+/**
+ * The API's description: `/openapi.json`, and the interactive docs at `/docs` (Swagger UI,
+ * from `swagger-ui-dist`, over that document).
+ *
+ * Both are made on their first request, not at start: deriving the document takes about 25 ms
+ * and Swagger UI is 1.4 MB of script that every cold start would read (`@effect/platform`'s
+ * `HttpApiSwagger` embeds it in the bundle and builds its page eagerly).
+ *
+ * @since 0.1.0
+ */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as OpenApi from "@effect/platform/OpenApi"
+import * as Effect from "effect/Effect"
+import { createRequire } from "node:module"
+import { readFile } from "node:fs/promises"
+import { KassaApi } from "../api/KassaApi.js"
+
+const JSON_TYPE = "application/json; charset=utf-8"
+
+// Relative links: the page and its document stay together under any mount path.
+const page = `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8" />
+  <meta name="viewport" content="width=device-width, initial-scale=1" />
+  <title>Kassa API</title>
+  <link rel="stylesheet" href="docs/swagger-ui.css" />
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="docs/swagger-ui-bundle.js"></script>
+  <script>
+    window.onload = () => { window.ui = SwaggerUIBundle({ url: "openapi.json", dom_id: "#swagger-ui" }) }
+  </script>
+</body>
+</html>`
+
+const assets = {
+  "swagger-ui.css": "text/css; charset=utf-8",
+  "swagger-ui-bundle.js": "text/javascript; charset=utf-8"
+} as const
+
+const resolveFrom = createRequire(import.meta.url)
+
+const asset = (file: keyof typeof assets) =>
+  Effect.tryPromise(() => readFile(resolveFrom.resolve(`swagger-ui-dist/${file}`))).pipe(
+    Effect.map((bytes) =>
+      HttpServerResponse.uint8Array(bytes, {
+        contentType: assets[file],
+        headers: { "cache-control": "public, max-age=86400" }
+      })
+    ),
+    Effect.catchAll(() =>
+      Effect.succeed(
+        HttpServerResponse.unsafeJson(
+          { message: `Interactive docs unavailable: swagger-ui-dist/${file} is not installed; /openapi.json is` },
+          { status: 404, contentType: JSON_TYPE }
+        )
+      )
+    )
+  )
+
+/** @since 0.1.0 @category layers */
+export const layer = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const document = yield* Effect.cached(
+      Effect.sync(() => HttpServerResponse.unsafeJson(OpenApi.fromApi(KassaApi), { contentType: JSON_TYPE }))
+    )
+    yield* router.get("/openapi.json", document)
+    yield* router.get("/docs", Effect.succeed(HttpServerResponse.text(page, { contentType: "text/html; charset=utf-8" })))
+    for (const file of Object.keys(assets) as Array<keyof typeof assets>) {
+      yield* router.get(`/docs/${file}`, yield* Effect.cached(asset(file)))
+    }
+  })
+)

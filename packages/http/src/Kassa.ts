@@ -41,25 +41,31 @@ export interface KassaConfig {
   readonly webhooks?: WebhookDispatcher.WebhookOptions | undefined
 }
 
+/** Core's services: what the HTTP server reaches of the domain. @since 0.1.0 */
+export const serviceTags = [
+  PartyService.PartyService,
+  ShopService.ShopService,
+  ReferenceService.ReferenceService,
+  ApiKeyService.ApiKeyService,
+  Authenticator.Authenticator,
+  Onboarding.Onboarding,
+  InvoiceService.InvoiceService,
+  InvoiceTemplateService.InvoiceTemplateService,
+  PaymentService.PaymentService,
+  PaymentResources.PaymentResources,
+  RefundService.RefundService,
+  ChargebackService.ChargebackService,
+  CustomerService.CustomerService,
+  ContractService.ContractService,
+  WebhookService.WebhookService,
+  SearchService
+] as const
+
+const defaults = <Tags extends ReadonlyArray<{ readonly Default: Layer.Layer.Any }>>(tags: Tags) =>
+  tags.map((tag) => tag.Default) as { -readonly [K in keyof Tags]: Tags[K]["Default"] }
+
 /** Core's services, needing only the ports. @since 0.1.0 @category layers */
-export const services = Layer.mergeAll(
-  PartyService.PartyService.Default,
-  ShopService.ShopService.Default,
-  ReferenceService.ReferenceService.Default,
-  ApiKeyService.ApiKeyService.Default,
-  Authenticator.Authenticator.Default,
-  Onboarding.Onboarding.Default,
-  InvoiceService.InvoiceService.Default,
-  InvoiceTemplateService.InvoiceTemplateService.Default,
-  PaymentService.PaymentService.Default,
-  PaymentResources.PaymentResources.Default,
-  RefundService.RefundService.Default,
-  ChargebackService.ChargebackService.Default,
-  CustomerService.CustomerService.Default,
-  ContractService.ContractService.Default,
-  WebhookService.WebhookService.Default,
-  SearchService.Default
-)
+export const services = Layer.mergeAll(...defaults(serviceTags))
 
 /**
  * The ports on storage that is migrated before anything reads it.

@@ -2,14 +2,23 @@ import { assert, layer } from "@effect/vitest"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { TokenKeys } from "@kassa/adapters"
+import { EventLog } from "@kassa/core/ports/EventLog"
+import { InvoiceRepository } from "@kassa/core/ports/InvoiceRepository"
+import { Ledger } from "@kassa/core/ports/Ledger"
+import { PaymentRepository } from "@kassa/core/ports/PaymentRepository"
 import { Tokens } from "@kassa/core/ports/Tokens"
+import { Transactions } from "@kassa/core/ports/Transactions"
 import * as Kassa from "@kassa/http/Kassa"
 import * as Http from "@kassa/http/server/Http"
 import { Dialects, Fixtures, TestDatabase, TestServer } from "@kassa/testing"
 import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import { createHmac, sign } from "node:crypto"
@@ -282,6 +291,18 @@ for (const dialect of Dialects.dialects()) {
         )
         assert.include([400, "reset"], chunked)
       }))
+
+    it.effect("the server is built seeing core's services, not the storage ports behind them", () =>
+      Effect.gen(function*() {
+        assert.isTrue(Option.isSome(yield* Effect.serviceOption(InvoiceRepository)), "the test's own context has the ports")
+        const seen = yield* Layer.build(Http.reachingOnly(Layer.effectContext(Effect.context<never>())))
+        for (const tag of [...Kassa.serviceTags, Ledger, SqlClient.SqlClient, HttpServer.HttpServer]) {
+          assert.isTrue(Option.isSome(Context.getOption(seen, tag as Context.Tag<any, any>)), tag.key)
+        }
+        for (const tag of [InvoiceRepository, PaymentRepository, EventLog, Transactions, Tokens]) {
+          assert.isTrue(Option.isNone(Context.getOption(seen, tag as Context.Tag<any, any>)), tag.key)
+        }
+      }).pipe(Effect.scoped))
 
     it.effect("/health, /metrics and /openapi.json", () =>
       Effect.gen(function*() {

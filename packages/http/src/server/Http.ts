@@ -7,8 +7,14 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpRouter from "@effect/platform/HttpRouter"
+import { Statements } from "@kassa/adapters"
+import { Ledger } from "@kassa/core/ports/Ledger"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import { KassaApi } from "../api/KassaApi.js"
+import { serviceTags } from "../Kassa.js"
 import * as Auth from "./Auth.js"
 import * as Docs from "./Docs.js"
 import * as Envelope from "./Envelope.js"
@@ -48,6 +54,28 @@ export const app = Layer.mergeAll(
   ThreeDSecure.layer
 ).pipe(Layer.provideMerge(api), Layer.provideMerge(Metrics.layer))
 
+/** Kassa's services a request may reach: core's (and the ledger's account reads). */
+const reachable = new Set<string>([...serviceTags, Ledger, Statements.StatementCounts].map((tag) => tag.key))
+
+/**
+ * Builds the server where, of Kassa's services, only those a request reaches are seen: not the
+ * storage ports behind core's services. Every service given to a request's fiber copies its whole
+ * context (about six times a request, inside `@effect/platform`), and the ports were half of its
+ * 64 entries. Effect's and the platform's services pass.
+ *
+ * @since 0.1.0 @category layers
+ */
+export const reachingOnly = <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> =>
+  Layer.scopedContext(
+    Effect.gen(function*() {
+      const context = yield* Effect.context<R>()
+      const seen = [...context.unsafeMap].filter(([key]) => !key.startsWith("kassa/") || reachable.has(key))
+      return yield* Layer.buildWithScope(layer, yield* Effect.scope).pipe(
+        Effect.locally(FiberRef.currentContext, Context.unsafeMake<R>(new Map(seen)))
+      )
+    })
+  )
+
 /**
  * The server without a transport: provide an `HttpServer` (Node's, or the test server) and the
  * domain. No per-request tracing span: there is no exporter, and it costs throughput.
@@ -58,5 +86,6 @@ export const serve = HttpApiBuilder.serve().pipe(
   Layer.provide(app),
   // Long path values must reach the schema (400 naming the field), not the router's limit (404).
   Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: 1024 })),
-  HttpMiddleware.withTracerDisabledWhen(() => true)
+  HttpMiddleware.withTracerDisabledWhen(() => true),
+  reachingOnly
 )

@@ -61,7 +61,8 @@ const reachable = new Set<string>([...serviceTags, Ledger, Statements.StatementC
  * Builds the server where, of Kassa's services, only those a request reaches are seen: not the
  * storage ports behind core's services. Every service given to a request's fiber copies its whole
  * context (about six times a request, inside `@effect/platform`), and the ports were half of its
- * 64 entries. Effect's and the platform's services pass.
+ * 64 entries. Effect's and the platform's services pass. A service read at request time with
+ * `Effect.serviceOption` must be listed (statement counting is).
  *
  * @since 0.1.0 @category layers
  */

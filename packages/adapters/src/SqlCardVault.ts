@@ -288,10 +288,16 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
         return { row, key: yield* unwrap(first) }
       })
 
-    /** Stores `card` (of fingerprint `fp`, found as `row`) sealed under `key`, unless stored as it is. */
-    const storeCard = (card: CardData, fp: string, found: CardRow | undefined, key: DataKey) =>
+    /**
+     * Stores `card` under the newest data key, unless stored as it is; answers it and that key (for
+     * a session stored with it).
+     */
+    const storeCard = (card: CardData) =>
       Effect.gen(function*() {
-        let row = found
+        const fp = fingerprint(card.cardNumber)
+        const found = yield* findCardWithKey(fp)
+        const key = found.key
+        let row = found.row
         let inserted: string | undefined
         if (row === undefined) {
           const token = randomId(TOKEN_LENGTH)
@@ -309,15 +315,10 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
           const data = seal(key.key, aad.card(row.token), encodeCard(card))
           yield* sql`UPDATE vault_cards SET key_id = ${key.id}, data = ${data} WHERE token = ${row.token}`
         }
-        return storedCard(row.token, card.cardNumber)
+        return { stored: storedCard(row.token, card.cardNumber), key }
       })
 
-    const putCard = (card: CardData) =>
-      Effect.gen(function*() {
-        const fp = fingerprint(card.cardNumber)
-        const { key, row } = yield* findCardWithKey(fp)
-        return yield* storeCard(card, fp, row, key)
-      }).pipe(Effect.orDie)
+    const putCard = (card: CardData) => storeCard(card).pipe(Effect.map(({ stored }) => stored), Effect.orDie)
 
     const getCard = (token: string) =>
       sql<CardRow>`SELECT token, key_id, data FROM vault_cards WHERE token = ${token}`.pipe(
@@ -345,9 +346,7 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
 
     const putCardAndSession = (card: CardData, secret: SessionSecret, expiresAt: Date) =>
       Effect.gen(function*() {
-        const fp = fingerprint(card.cardNumber)
-        const { key, row } = yield* findCardWithKey(fp)
-        const stored = yield* storeCard(card, fp, row, key)
+        const { key, stored } = yield* storeCard(card)
         return { card: stored, session: yield* storeSession(secret, expiresAt, key) }
       }).pipe(Effect.orDie)
 

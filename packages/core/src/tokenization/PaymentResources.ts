@@ -46,9 +46,9 @@ export class PaymentResources extends Effect.Service<PaymentResources>()("kassa/
           const checked = Card.validate(t, now)
           if (Either.isLeft(checked)) return yield* invalid(`paymentTool.${checked.left}`)
           const { card, paymentSystem } = checked.right
-          const { stored, vaultSession } = t.cvv === undefined
-            ? { stored: yield* vault.putCard(card), vaultSession: undefined }
-            : yield* Effect.map(vault.putCardAndSession(card, { cvv: t.cvv }, validUntil), (put) => ({ stored: put.card, vaultSession: put.session }))
+          const { card: stored, session: vaultSession } = t.cvv === undefined
+            ? { card: yield* vault.putCard(card), session: undefined }
+            : yield* vault.putCardAndSession(card, { cvv: t.cvv }, validUntil)
           const masked = Card.mask(card.cardNumber)
           const details: PaymentToolDetails = {
             detailsType: "PaymentToolDetailsBankCard",

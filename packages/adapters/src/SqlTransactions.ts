@@ -6,17 +6,38 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Transactions } from "@kassa/core/ports/Transactions"
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
 import * as GroupCommit from "./internal/groupCommit.js"
 import { heldWrites, holdingUntilRead, holdingWrites, unitBatcher } from "./internal/writes.js"
+
+/**
+ * How long closing the layer waits for background work in flight, in real time whatever clock
+ * the work runs on. What is still running then is interrupted: its transaction rolls back and its
+ * durable timer resumes it after a restart.
+ *
+ * @since 0.1.0
+ */
+export const shutdownGrace = "5 seconds"
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.scoped(
   Transactions,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const inFlight = yield* FiberSet.make<void, never>()
+    yield* Effect.addFinalizer(() =>
+      // Finalizers run uninterruptibly: the wait must be interruptible for the bound to end it.
+      FiberSet.awaitEmpty(inFlight).pipe(
+        Effect.interruptible,
+        Effect.timeout(shutdownGrace),
+        Effect.ignore,
+        Effect.withClock(Clock.make())
+      )
+    )
     const sqlErrorsDie = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
       effect.pipe(Effect.catchTag("SqlError" as any, (e) => Effect.die(e))) as any
     const transact = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => sqlErrorsDie(sql.withTransaction(effect))
@@ -46,7 +67,7 @@ export const layer = Layer.scoped(
             Context.omit(SqlClient.TransactionConnection)(context) as Context.Context<never>
           ),
           Effect.locally(heldWrites, undefined),
-          Effect.forkDaemon,
+          FiberSet.run(inFlight),
           Effect.asVoid
         ),
       withTransaction,

@@ -24,7 +24,9 @@ export class Transactions extends Context.Tag("kassa/Transactions")<Transactions
   readonly atomicWrites: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /**
    * Starts `effect` in the background, detached from the caller and from any transaction the
-   * caller is in (it runs on its own connection and transactions). Failures are logged.
+   * caller is in (it runs on its own connection and transactions). Failures are logged. Work
+   * still running when the adapter closes may be interrupted: it must be resumable (a durable
+   * timer finishes it).
    */
   readonly background: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<void>
 }>() {}

@@ -222,10 +222,10 @@ for (const dialect of Dialects.dialects()) {
             settings: { recoveryDelayMs: 500 }
           })
 
-          // Both processes log nothing: the first one's background work outlives it only to find
-          // its database closed, and the second one's extra slow authorisations (a durable timer
-          // retries every 500 ms while the slow card takes 5 s) end after the test. The outcome
-          // is what the test asserts.
+          // Both processes log nothing: closing the first one gives its background work the
+          // storage's shutdown grace (5 s) and interrupts the rest, and the second one's extra slow
+          // authorisations (a durable timer retries every 500 ms while the slow card takes 5 s)
+          // end after the test. The outcome is what the test asserts.
           const run = <A, E, R>(scope: Scope.Scope, effect: Effect.Effect<A, E, R>) =>
             Effect.flatMap(Layer.buildWithScope(layer, scope), (context) => Effect.provide(effect, context)).pipe(
               Logger.withMinimumLogLevel(LogLevel.None)

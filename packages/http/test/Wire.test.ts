@@ -73,6 +73,16 @@ const assertGeneralError = (response: TestServer.RawResponse, status: number) =>
   assert.isString(response.json.message)
 }
 
+/** GET a path as a browser would: a redirect's `Location` is resolved against the URL it answered. */
+const getFollowingRedirect = (path: string) =>
+  Effect.gen(function*() {
+    const url = new URL(path, "http://kassa.test")
+    const response = yield* TestServer.raw("GET", url.pathname + url.search)
+    if (response.status < 300 || response.status >= 400) return { url, response }
+    const target = new URL(response.headers["location"]!, url)
+    return { url: target, response: yield* TestServer.raw("GET", target.pathname + target.search) }
+  })
+
 const validOnboarding = (n: string) => ({
   email: `wire-${n}@kassa.test`,
   shops: [{ name: "Wire shop", url: "https://wire.kassa.test", categoryID: 1, currency: "RUB" }]
@@ -350,23 +360,27 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual((yield* TestServer.raw("GET", "/openapi.json")).json, openapi.json)
       }))
 
-    it.effect("/docs: Swagger UI over /openapi.json, its script and style served beside it", () =>
+    it.effect("/docs and /docs/: Swagger UI whose script, style and document resolve from the page's URL", () =>
       Effect.gen(function*() {
-        const docs = yield* TestServer.raw("GET", "/docs")
-        assert.strictEqual(docs.status, 200)
-        assert.strictEqual(docs.headers["content-type"], "text/html; charset=utf-8")
-        assert.include(docs.text, `url: "openapi.json"`)
-        for (
-          const [file, type, marker] of [
+        for (const entry of ["/docs", "/docs/", "/docs//"]) {
+          const { url, response: docs } = yield* getFollowingRedirect(entry)
+          assert.strictEqual(docs.status, 200, entry)
+          assert.strictEqual(docs.headers["content-type"], "text/html; charset=utf-8")
+          const links = [...docs.text.matchAll(/(?:href|src)="([^"]+)"|url: "([^"]+)"/g)].map((m) => m[1] ?? m[2])
+          const expected = [
+            ["swagger-ui.css", "text/css; charset=utf-8", ".swagger-ui"],
             ["swagger-ui-bundle.js", "text/javascript; charset=utf-8", "SwaggerUIBundle"],
-            ["swagger-ui.css", "text/css; charset=utf-8", ".swagger-ui"]
+            ["openapi.json", JSON_TYPE, "getMyParty"]
           ]
-        ) {
-          assert.include(docs.text, `"docs/${file}"`)
-          const asset = yield* TestServer.raw("GET", `/docs/${file}`)
-          assert.strictEqual(asset.status, 200, file)
-          assert.strictEqual(asset.headers["content-type"], type)
-          assert.include(asset.text, marker)
+          assert.strictEqual(links.length, expected.length, `${entry}: ${links.join(", ")}`)
+          for (const [i, [file, type, marker]] of expected.entries()) {
+            const resolved = new URL(links[i]!, url).pathname
+            assert.isTrue(resolved.endsWith(`/${file}`), `${entry}: ${links[i]} resolves to ${resolved}`)
+            const asset = yield* TestServer.raw("GET", resolved)
+            assert.strictEqual(asset.status, 200, `${entry}: ${resolved}`)
+            assert.strictEqual(asset.headers["content-type"], type)
+            assert.include(asset.text, marker)
+          }
         }
         assert.strictEqual((yield* TestServer.raw("GET", "/docs/package.json")).status, 404)
       }))

@@ -10,6 +10,7 @@
  * @since 0.1.0
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Effect from "effect/Effect"
@@ -42,6 +43,21 @@ const assets = {
   "swagger-ui-bundle.js": "text/javascript; charset=utf-8"
 } as const
 
+const pageResponse = HttpServerResponse.text(page, { contentType: "text/html; charset=utf-8" })
+
+/**
+ * The router ignores a trailing slash, but a browser resolves the page's relative links against
+ * `/docs/` as the folder `/docs/`: such a request is sent back, by a relative `Location` that
+ * keeps any mount path, to `/docs`.
+ */
+const docsPage = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+  const { pathname, search } = new URL(request.url, "http://localhost")
+  const slashes = pathname.length - pathname.replace(/\/+$/, "").length
+  return slashes === 0
+    ? pageResponse
+    : HttpServerResponse.redirect(`${"../".repeat(slashes)}docs${search}`, { status: 301 })
+})
+
 const resolveFrom = createRequire(import.meta.url)
 
 const asset = (file: keyof typeof assets) =>
@@ -69,7 +85,7 @@ export const layer = HttpApiBuilder.Router.use((router) =>
       Effect.sync(() => HttpServerResponse.unsafeJson(OpenApi.fromApi(KassaApi), { contentType: JSON_TYPE }))
     )
     yield* router.get("/openapi.json", document)
-    yield* router.get("/docs", Effect.succeed(HttpServerResponse.text(page, { contentType: "text/html; charset=utf-8" })))
+    yield* router.get("/docs", docsPage)
     for (const file of Object.keys(assets) as Array<keyof typeof assets>) {
       yield* router.get(`/docs/${file}`, yield* Effect.cached(asset(file)))
     }

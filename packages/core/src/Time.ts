@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import * as JsonLimits from "./JsonLimits.js"
 
 const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/
 
@@ -48,8 +49,20 @@ export const DateTime = Schema.transform(
   { strict: true, decode: (s) => new Date(s), encode: (d) => d.toISOString() }
 ).annotations({ identifier: "DateTime", jsonSchema: { type: "string", format: "date-time" } })
 
-/** Free-form JSON object (`metadata`). @since 0.1.0 @category schemas */
-export const Metadata = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+/**
+ * Free-form JSON object (`metadata`), nested at most `JsonLimits.maxDepth` levels and holding no
+ * NUL character.
+ *
+ * @since 0.1.0 @category schemas
+ */
+export const Metadata = Schema.Record({ key: Schema.String, value: Schema.Unknown }).pipe(
+  Schema.filter((value) => {
+    const violation = JsonLimits.check(value)
+    if (violation === undefined) return true
+    const at = violation.path.length === 0 ? "" : ` (at ${JsonLimits.pathText(violation.path)})`
+    return JsonLimits.describe(violation) + at
+  })
+)
 /** @since 0.1.0 */
 export type Metadata = typeof Metadata.Type
 

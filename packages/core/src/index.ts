@@ -35,6 +35,8 @@ export * as Event from "./Event.js"
 /** @since 0.1.0 */
 export * as Ids from "./Ids.js"
 /** @since 0.1.0 */
+export * as JsonLimits from "./JsonLimits.js"
+/** @since 0.1.0 */
 export * as Money from "./Money.js"
 /** @since 0.1.0 */
 export * as AccessTokens from "./auth/AccessTokens.js"

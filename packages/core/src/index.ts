@@ -27,11 +27,15 @@ export * as CustomerService from "./customer/CustomerService.js"
 /** @since 0.1.0 */
 export * as Deadline from "./Deadline.js"
 /** @since 0.1.0 */
+export * as Email from "./Email.js"
+/** @since 0.1.0 */
 export * as Errors from "./Errors.js"
 /** @since 0.1.0 */
 export * as Event from "./Event.js"
 /** @since 0.1.0 */
 export * as Ids from "./Ids.js"
+/** @since 0.1.0 */
+export * as JsonLimits from "./JsonLimits.js"
 /** @since 0.1.0 */
 export * as Money from "./Money.js"
 /** @since 0.1.0 */

@@ -10,6 +10,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { ApiKeyService } from "../auth/ApiKeyService.js"
 import { Contractor } from "../contract/Contract.js"
+import { Email } from "../Email.js"
 import { BusinessError } from "../Errors.js"
 import { ContractID, PartyID, ShopID } from "../Ids.js"
 import { Currency } from "../Money.js"
@@ -37,7 +38,7 @@ export type ShopParams = typeof ShopParams.Type
 export const OnboardingParams = Schema.Struct({
   partyID: Schema.optional(PartyID),
   name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
-  email: Schema.String.pipe(Schema.minLength(3), Schema.maxLength(100), Schema.pattern(/^[^@\s]+@[^@\s]+$/)),
+  email: Email,
   paymentInstitutionID: Schema.optionalWith(Schema.Int, { default: () => 1 }),
   contractor: Schema.optional(Contractor),
   shops: Schema.Array(ShopParams).pipe(Schema.minItems(1), Schema.maxItems(100))

@@ -7,6 +7,7 @@
 import * as Schema from "effect/Schema"
 import * as Allocation from "../allocation/Allocation.js"
 import * as Cart from "../cart/Cart.js"
+import { Email } from "../Email.js"
 import { Identifier } from "../Ids.js"
 import { Amount, Currency } from "../Money.js"
 import { DateTime, Metadata } from "../Time.js"
@@ -40,7 +41,7 @@ export type Flow = typeof Flow.Type
 
 /** @since 0.1.0 @category schemas */
 export const ContactInfo = Schema.Struct({
-  email: Schema.optional(Schema.String.pipe(Schema.maxLength(100))),
+  email: Schema.optional(Email),
   phoneNumber: Schema.optional(Schema.String.pipe(Schema.maxLength(20))),
   firstName: Schema.optional(Schema.String.pipe(Schema.maxLength(100))),
   lastName: Schema.optional(Schema.String.pipe(Schema.maxLength(100))),

@@ -7,6 +7,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { Email } from "../Email.js"
 import { Identifier } from "../Ids.js"
 import { DateTime } from "../Time.js"
 
@@ -84,10 +85,7 @@ export const isIpAddress = (s: string): boolean => {
 }
 
 /** @since 0.1.0 @category schemas */
-export const PayerEmail = Schema.String.pipe(
-  Schema.maxLength(100),
-  Schema.pattern(/^[^\s@]+@[^\s@]+$/, { message: () => "Expected an e-mail address" })
-)
+export const PayerEmail = Email
 /** @since 0.1.0 @category schemas */
 export const PayerIP = Schema.String.pipe(
   Schema.maxLength(45),

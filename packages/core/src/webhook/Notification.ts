@@ -9,11 +9,10 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-
-const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/
+import { DateTimeText } from "../Time.js"
 
 /** A date-time as sent. @since 0.1.0 @category schemas */
-export const DateTimeString = Schema.String.pipe(Schema.pattern(rfc3339))
+export const DateTimeString = DateTimeText
 
 const Int64Min1 = Schema.Int.pipe(Schema.greaterThanOrEqualTo(1))
 const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })

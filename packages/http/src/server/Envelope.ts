@@ -11,9 +11,9 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { RequestEnvelope } from "../api/Envelope.js"
+import * as RequestBody from "./RequestBody.js"
 
 const withBody = new Set(["POST", "PUT", "PATCH"])
-const jsonType = /^application\/json\s*(;|$)/i
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.succeed(
@@ -35,7 +35,7 @@ export const layer = Layer.succeed(
       }
     }
     const contentType = request.headers["content-type"]
-    if (withBody.has(request.method) && contentType !== undefined && !jsonType.test(contentType)) {
+    if (withBody.has(request.method) && contentType !== undefined && !RequestBody.isJson(contentType)) {
       return yield* Errors.invalidRequest(`Content-Type: expected application/json, got ${contentType}`)
     }
   })

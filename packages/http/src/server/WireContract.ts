@@ -4,7 +4,9 @@
  *
  * - `/v1/…` is served by the `/v2/…` routes;
  * - a schema violation in body, path, query or headers → 400 `{code: "invalidRequest", message}`
- *   naming the field; malformed JSON or an oversized body → the same code;
+ *   naming the field, never repeating the value sent (card data, personal data); malformed JSON,
+ *   a body over `maxBodyBytes` (with a Content-Length or chunked), a NUL character in the query or
+ *   the body, or a body nested too deep → the same code (`InputLimits`); a NUL in the path → 404;
  * - an unknown route → 404 `{message}`; an unexpected defect → 500 `{message}`, logged;
  * - `X-Request-Deadline` is honoured: past it the request is stopped (its transaction rolls
  *   back) and answered 504 `{message}`;
@@ -31,8 +33,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { KassaApi } from "../api/KassaApi.js"
+import * as InputLimits from "./InputLimits.js"
 import { Metrics } from "./Metrics.js"
 import { resolver } from "./Operations.js"
+import * as RequestBody from "./RequestBody.js"
 
 /** The largest request body accepted. @since 0.1.0 */
 export const maxBodyBytes = 1024 * 1024
@@ -42,11 +46,47 @@ const JSON_TYPE = "application/json; charset=utf-8"
 const json = (status: number, body: unknown) =>
   HttpServerResponse.unsafeJson(body, { status, contentType: JSON_TYPE })
 
-/** "<path>: <message>" for each issue of a decode failure. @since 0.1.0 */
+/**
+ * An issue's message without what it says after "actual": the value sent, which may be a card
+ * number, a CVV or personal data, and which the client has anyway.
+ */
+const expectation = (message: string): string => {
+  const actual = message.indexOf(", actual ")
+  return actual === -1 ? message : message.slice(0, actual)
+}
+
+/** "<path>: <expectation>" for each issue of a decode failure. @since 0.1.0 */
 export const formatIssues = (error: HttpApiError.HttpApiDecodeError): string =>
   error.issues.length === 0
-    ? error.message
-    : error.issues.map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ")
+    ? "Invalid request"
+    : error.issues.map((i) => {
+      const message = expectation(i.message)
+      return i.path.length > 0 ? `${i.path.join(".")}: ${message}` : message
+    }).join("; ")
+
+const invalidRequest = (message: string) => json(400, { code: "invalidRequest", message })
+
+/**
+ * Runs `app` with the body read at the edge: refused when too large, malformed or holding what
+ * `InputLimits` refuses; otherwise handed over, parsed once.
+ */
+const withBody = (request: HttpServerRequest.HttpServerRequest, app: HttpApp.Default) =>
+  // a failed read is the platform's own: a defect, answered below as it answers those
+  Effect.flatMap(Effect.orDie(RequestBody.read(request, maxBodyBytes)), (bytes) => {
+    if (bytes === "tooLarge") return Effect.succeed(invalidRequest(`Request body exceeds ${maxBodyBytes} bytes`))
+    const contentType = request.headers["content-type"]
+    let parsed: { value: unknown } | undefined
+    if (bytes.length > 0 && (contentType === undefined || RequestBody.isJson(contentType))) {
+      try {
+        parsed = { value: JSON.parse(RequestBody.textOf(bytes)) }
+      } catch {
+        return Effect.succeed(invalidRequest("Malformed JSON body"))
+      }
+      const problem = InputLimits.bodyProblem(parsed.value)
+      if (problem !== undefined) return Effect.succeed(invalidRequest(problem))
+    }
+    return Effect.provideService(app, HttpServerRequest.HttpServerRequest, RequestBody.provided(request, bytes, parsed))
+  })
 
 const middleware = HttpApiBuilder.middleware(
   KassaApi,
@@ -76,12 +116,17 @@ const middleware = HttpApiBuilder.middleware(
         )
 
         const length = Number(original.headers["content-length"] ?? 0)
-        if (length > maxBodyBytes) {
-          return json(400, { code: "invalidRequest", message: `Request body exceeds ${maxBodyBytes} bytes` })
-        }
+        if (length > maxBodyBytes) return invalidRequest(`Request body exceeds ${maxBodyBytes} bytes`)
+        const urlProblem = InputLimits.urlProblem(original.url)
+        if (urlProblem?._tag === "Path") return json(404, { message: "No resource has a NUL character in its path" })
+        if (urlProblem?._tag === "Query") return invalidRequest(urlProblem.message)
 
-        let handled = counting ? Statements.withWork(operation)(app) : app
-        if (request !== original) handled = Effect.provideService(handled, HttpServerRequest.HttpServerRequest, request)
+        const counted = counting ? Statements.withWork(operation)(app) : app
+        let handled = RequestBody.present(request)
+          ? withBody(request, counted)
+          : request === original
+          ? counted
+          : Effect.provideService(counted, HttpServerRequest.HttpServerRequest, request)
         const deadlineText = original.headers["x-request-deadline"]
         if (deadlineText !== undefined && deadlineText.length <= 40) {
           const now = new Date(yield* Clock.currentTimeMillis)
@@ -119,7 +164,7 @@ const middleware = HttpApiBuilder.middleware(
               Option.isSome(defect) && HttpServerError.isServerError(defect.value) &&
               defect.value._tag === "RequestError" && defect.value.reason === "Decode"
             ) {
-              return Effect.succeed(json(400, { code: "invalidRequest", message: "Malformed JSON body" }))
+              return Effect.succeed(invalidRequest("Malformed JSON body"))
             }
             if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
             return Effect.logError("Unexpected failure", cause).pipe(

@@ -945,12 +945,12 @@ for (const dialect of Dialects.dialects()) {
         const methods = yield* api.Customers.getCustomerPaymentMethods({ path })
         assert.deepStrictEqual(methods.map((x) => x.method), ["BankCard"])
         if (methods[0]!.method === "BankCard") assert.notInclude([...methods[0]!.paymentSystems], "nspkmir")
-        // createPayment refuses a MIR card on this contract...
+        // createPayment refuses a MIR card on this contract (with a code of its own operation)...
         const invoice = yield* api.Invoices.createInvoice({
           payload: { shopID: intl.shopID, dueDate: new Date(Date.now() + DAY), amount: 1000, currency: "EUR", product: "Tea", metadata: {} }
         })
         const mir = yield* tokenize(api, MIR)
-        yield* businessError(
+        const refusal = yield* businessError(
           api.Payments.createPayment({
             path: { invoiceID: invoice.invoice.id },
             payload: {
@@ -959,17 +959,19 @@ for (const dialect of Dialects.dialects()) {
               makeRecurrent: false
             }
           }),
-          "invalidPaymentResource"
+          "invalidRequest"
         )
-        // ...so binding it, to charge it later as a CustomerPayer, is refused the same way
+        assert.include(refusal, "Invalid payment method: BankCard (nspkmir)")
+        // ...so binding it, to charge it later as a CustomerPayer, is refused too (invalidPaymentResource is createBinding's)
         const other = yield* tokenize(api, MIR)
-        yield* businessError(
+        const bindingRefusal = yield* businessError(
           api.Customers.createBinding({
             path,
             payload: { paymentResource: { paymentToolToken: other.paymentToolToken, paymentSession: other.paymentSession } }
           }),
           "invalidPaymentResource"
         )
+        assert.include(bindingRefusal, "Invalid payment method: BankCard (nspkmir)")
         assert.deepStrictEqual(yield* api.Customers.getBindings({ path }), [])
         // a VISA card binds on this contract
         const visa = yield* bind(api, customer.id)

@@ -693,7 +693,13 @@ for (const dialect of Dialects.dialects()) {
         const crypto = yield* api.Tokens.createPaymentResource({
           payload: { paymentTool: { paymentToolType: "CryptoWalletData", cryptoCurrency: "bitcoin" }, clientInfo: { fingerprint: "f" } }
         })
-        yield* businessError(create(resourcePayer(crypto)), "invalidPaymentResource")
+        const refusal = yield* call("POST", `/v2/processing/invoices/${inv.id}/payments`, m.apiKey, {
+          flow: INSTANT,
+          payer: resourcePayer(crypto)
+        })
+        assert.strictEqual(refusal.status, 400, refusal.text)
+        assert.strictEqual(refusal.json.code, "invalidRequest")
+        assert.include(refusal.json.message, "Invalid payment method: CryptoWallet (bitcoin)")
         assert.deepStrictEqual(yield* api.Payments.getPayments({ path: { invoiceID: inv.id } }), [])
         // the good pair still pays
         const ok = yield* create(resourcePayer(a))

@@ -19,6 +19,7 @@ import * as Traced from "../internal/traced.js"
 import { paymentMethodOf } from "../invoice/InvoiceService.js"
 import { cardAllowed } from "../reference/Reference.js"
 import type { UserInteraction } from "../payment/PaymentChange.js"
+import { describeMethod } from "../payment/PaymentTool.js"
 import { Acquirer, type AcquirerTool, type AuthorizeResult } from "../ports/Acquirer.js"
 import { CardVault } from "../ports/CardVault.js"
 import { CustomerRepository } from "../ports/CustomerRepository.js"
@@ -300,7 +301,10 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
           return yield* BusinessError.of("invalidPaymentResource", "Only bank cards can be bound to a customer")
         }
         if (!cardAllowed(institution.terms.paymentMethods, resource.tool.paymentSystem)) {
-          return yield* BusinessError.of("invalidPaymentResource", "The payment tool is not enabled by the contract")
+          return yield* BusinessError.of(
+            "invalidPaymentResource",
+            `Invalid payment method: ${describeMethod(resource.tool)} is not enabled by the contract`
+          )
         }
         const fp = canonicalJson({ customerID, session: resource.session, tool: resource.tool })
         const key = params.externalID === undefined

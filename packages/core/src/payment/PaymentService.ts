@@ -45,6 +45,7 @@ import { type CaptureParams, type PaymentParams, type PaymentRecord, toPayment }
 import * as CashFlow from "./PaymentCashFlow.js"
 import type { PaymentChange, UserInteraction } from "./PaymentChange.js"
 import { decide, type PaymentCommand } from "./PaymentMachine.js"
+import { describeMethod, type StoredTool } from "./PaymentTool.js"
 
 /** @since 0.1.0 */
 export const OPERATION = "payment"
@@ -63,6 +64,13 @@ interface ApplyOptions {
   readonly extra?: (p: PaymentRecord) => Partial<PaymentRecord>
   readonly alongside?: Effect.Effect<void>
 }
+
+/**
+ * A tool the contract does not enable, refused with a code of createPayment's (the reference
+ * answers `invalidRequest` "Invalid payment method").
+ */
+const invalidMethod = (tool: StoredTool) =>
+  BusinessError.of("invalidRequest", `Invalid payment method: ${describeMethod(tool)} is not enabled by the contract`)
 
 const subjectOf = (invoiceID: string, paymentID: string) => `${invoiceID}/${paymentID}`
 const planOf = (invoiceID: string, paymentID: string) => `payment/${invoiceID}/${paymentID}`
@@ -495,7 +503,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
             ((resource.tool.type === "PaymentTerminal" || resource.tool.type === "DigitalWallet") &&
               !(method.providers ?? []).includes(resource.tool.provider))
           ) {
-            return yield* BusinessError.of("invalidPaymentResource", "The payment tool is not enabled by the contract")
+            return yield* invalidMethod(resource.tool)
           }
           break
         }
@@ -539,7 +547,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
             .at(-1)
           if (binding === undefined) return yield* bad("the customer has no succeeded binding")
           if (binding.tool.type === "BankCard" && !cardAllowed(institution.terms.paymentMethods, binding.tool.paymentSystem)) {
-            return yield* BusinessError.of("invalidPaymentResource", "The saved card is not enabled by the contract")
+            return yield* invalidMethod(binding.tool)
           }
           tool = {
             type: "Recurrent",

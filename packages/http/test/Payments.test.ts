@@ -951,6 +951,80 @@ for (const dialect of Dialects.dialects()) {
         yield* LedgerChecks.invariants
       }))
 
+    it.effect("access tokens cannot charge a saved card: CustomerPayer and RecurrentPayer are refused, nothing is written", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        // the merchant's saved cards: a recurrent parent payment and a customer's binding
+        const parentInv = yield* newInvoice(api, m.shopID)
+        yield* pay(api, parentInv.id, { makeRecurrent: true })
+        assert.strictEqual((yield* waitFor(api, parentInv.id, "1", FINAL)).status, "captured")
+        const { customer } = yield* api.Customers.createCustomer({ payload: { shopID: m.shopID, contactInfo: {}, metadata: {} } })
+        const card = yield* tokenize(api)
+        const binding = yield* api.Customers.createBinding({
+          path: { customerID: customer.id },
+          payload: { paymentResource: { paymentToolToken: card.paymentToolToken, paymentSession: card.paymentSession } }
+        })
+        const until = Date.now() + 10_000
+        let status = binding.status
+        while (status === "pending" && Date.now() < until) {
+          yield* sleepReal(20)
+          status = (yield* api.Customers.getBinding({ path: { customerID: customer.id, customerBindingID: binding.id } })).status
+        }
+        assert.strictEqual(status, "succeeded")
+
+        // an invoice's own token, and the token of an invoice a (public) template token minted
+        const inv = yield* newInvoice(api, m.shopID)
+        const { invoiceTemplate, invoiceTemplateAccessToken } = yield* api.InvoiceTemplates.createInvoiceTemplate({
+          payload: {
+            shopID: m.shopID,
+            lifetime: { days: 3, months: 0, years: 0 },
+            details: {
+              templateType: "InvoiceTemplateSingleLine",
+              product: "Tea",
+              price: { costType: "InvoiceTemplateLineCostFixed", currency: "RUB", amount: 1000 }
+            }
+          }
+        })
+        const templateClient = yield* TestServer.client(invoiceTemplateAccessToken.payload)
+        const minted = yield* templateClient.InvoiceTemplates.createInvoiceWithTemplate({
+          path: { invoiceTemplateID: invoiceTemplate.id },
+          payload: {}
+        })
+        const payers = [
+          { payerType: "CustomerPayer", customerID: customer.id },
+          {
+            payerType: "RecurrentPayer",
+            contactInfo: { email: "payer@kassa.test" },
+            recurrentParentPayment: { invoiceID: parentInv.id, paymentID: "1" }
+          }
+        ]
+        const attempts = [
+          [inv.id, inv.accessToken],
+          [minted.invoice.id, minted.invoiceAccessToken.payload]
+        ] as const
+        for (const [invoiceID, token] of attempts) {
+          for (const payer of payers) {
+            const body = { flow: INSTANT, payer, externalID: `stolen-${payer.payerType}` }
+            const wire = yield* call("POST", `/v2/processing/invoices/${invoiceID}/payments`, token, body)
+            assert.strictEqual(wire.status, 401, `${payer.payerType}: ${wire.text}`)
+            assert.strictEqual(wire.text, "")
+            // the template token does not open the minted invoice's payments at all
+            const byTemplate = yield* call("POST", `/v2/processing/invoices/${invoiceID}/payments`, invoiceTemplateAccessToken.payload, body)
+            assert.strictEqual(byTemplate.status, 404, byTemplate.text)
+          }
+          // nothing was written: no payment, the invoice as it was created
+          assert.deepStrictEqual(yield* api.Payments.getPayments({ path: { invoiceID } }), [])
+          assert.strictEqual(yield* invoiceStatus(api, invoiceID), "unpaid")
+          assert.deepStrictEqual((yield* events(api, invoiceID)).map((e) => e.changes.map((c) => c.changeType)), [["InvoiceCreated"]])
+          // the payer still pays with a card of its own
+          const own = yield* pay(yield* TestServer.client(token), invoiceID)
+          assert.strictEqual(own.id, "1")
+          assert.strictEqual((yield* waitFor(api, invoiceID, "1", FINAL)).status, "captured")
+        }
+        yield* LedgerChecks.invariants
+      }))
+
     it.effect("the fee: the shop's settlement account earns amount − 3.5 % (half up); getAccountByID shows it to its party only", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()

@@ -932,6 +932,30 @@ for (const dialect of Dialects.dialects()) {
         assert.strictEqual((yield* api.Customers.getBindings({ path })).length, 3)
       }))
 
+    it.effect("a customer token's binding externalID is the customer's own: the merchant's binding with it is another", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        const { customer, customerAccessToken } = yield* newCustomer(api, m.shopID)
+        const path = { customerID: customer.id }
+        const holder = yield* TestServer.client(customerAccessToken.payload)
+        const resource = yield* tokenize(holder)
+        const paymentResource = { paymentToolToken: resource.paymentToolToken, paymentSession: resource.paymentSession }
+        const first = yield* holder.Customers.createBinding({ path, payload: { externalID: "bind-1", paymentResource } })
+        // the holder's retry answers its own binding
+        assert.strictEqual((yield* holder.Customers.createBinding({ path, payload: { externalID: "bind-1", paymentResource } })).id, first.id)
+        // the merchant's "bind-1" with another card is a binding of its own, not a conflict
+        const card = yield* tokenize(api, MASTERCARD)
+        const merchants = yield* call("POST", `${CUSTOMERS}/${customer.id}/bindings`, m.apiKey, {
+          externalID: "bind-1",
+          paymentResource: { paymentToolToken: card.paymentToolToken, paymentSession: card.paymentSession }
+        })
+        assert.strictEqual(merchants.status, 201, merchants.text)
+        assert.notStrictEqual(merchants.json.id, first.id)
+        for (const id of [first.id, merchants.json.id]) assert.strictEqual((yield* settled(api, customer.id, id)).status, "succeeded")
+        assert.strictEqual((yield* api.Customers.getBindings({ path })).length, 2)
+      }))
+
     it.effect("a card of a payment system the contract does not offer is not bound (as it would not be paid)", () =>
       Effect.gen(function*() {
         // institution 2 offers bank cards without nspkmir

@@ -947,7 +947,6 @@ for (const dialect of Dialects.dialects()) {
         // the merchant captures
         yield* api.Payments.capturePayment({ path, payload: { reason: "shipped" } })
         assert.strictEqual((yield* waitFor(payer, inv.id, "1", FINAL)).status, "captured")
-        assert.strictEqual((yield* api.Payments.getPaymentByExternalID({ urlParams: { externalID: "by-payer" } })).id, "1")
         yield* LedgerChecks.invariants
       }))
 
@@ -1022,6 +1021,43 @@ for (const dialect of Dialects.dialects()) {
           assert.strictEqual(own.id, "1")
           assert.strictEqual((yield* waitFor(api, invoiceID, "1", FINAL)).status, "captured")
         }
+        yield* LedgerChecks.invariants
+      }))
+
+    it.effect("an invoice token's externalID is the invoice's own: it neither blocks nor answers the merchant's", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        const inv = yield* newInvoice(api, m.shopID)
+        const payer = yield* TestServer.client(inv.accessToken)
+        const resource = yield* tokenize(payer)
+        const body = { externalID: "pay-1", flow: hold(), payer: resourcePayer(resource) }
+        const url = `/v2/processing/invoices/${inv.id}/payments`
+        const first = yield* call("POST", url, inv.accessToken, body)
+        assert.strictEqual(first.status, 201, first.text)
+        // the payer's retry answers its own payment; another request under its externalID is 409
+        const again = yield* call("POST", url, inv.accessToken, body)
+        assert.strictEqual(again.status, 201, again.text)
+        assert.strictEqual(again.json.id, first.json.id)
+        const conflict = yield* call("POST", url, inv.accessToken, { ...body, flow: INSTANT })
+        assert.strictEqual(conflict.status, 409, conflict.text)
+        assert.strictEqual(conflict.json.id, first.json.id)
+        // the merchant's look-up does not find it, and the merchant's own "pay-1" is a new payment
+        assert.strictEqual(yield* errorTag(api.Payments.getPaymentByExternalID({ urlParams: { externalID: "pay-1" } })), "NotFound")
+        assert.strictEqual(
+          yield* errorTag(api.Payments.getPaymentByExternalIDForParty({ path: { partyID: m.partyID }, urlParams: { externalID: "pay-1" } })),
+          "NotFound"
+        )
+        const other = yield* newInvoice(api, m.shopID)
+        const merchants = yield* pay(api, other.id, { externalID: "pay-1" })
+        assert.strictEqual(merchants.invoiceID, other.id)
+        assert.strictEqual((yield* api.Payments.getPaymentByExternalID({ urlParams: { externalID: "pay-1" } })).invoiceID, other.id)
+        assert.strictEqual((yield* waitFor(api, other.id, "1", FINAL)).status, "captured")
+        // the payer's payment is untouched; end its hold
+        const path = { invoiceID: inv.id, paymentID: first.json.id }
+        assert.strictEqual((yield* waitFor(api, inv.id, first.json.id, ["processed"])).externalID, "pay-1")
+        yield* api.Payments.cancelPayment({ path, payload: { reason: "done" } })
+        assert.strictEqual((yield* waitFor(api, inv.id, first.json.id, FINAL)).status, "cancelled")
         yield* LedgerChecks.invariants
       }))
 

@@ -19,7 +19,7 @@ import * as Deadline from "../Deadline.js"
 import { BusinessError, NotFound } from "../Errors.js"
 import { PartyID, ShopID } from "../Ids.js"
 import { canonicalJson } from "../internal/canonical.js"
-import { replay as replayIdempotent } from "../internal/idempotent.js"
+import { keyOf, replay as replayIdempotent } from "../internal/idempotent.js"
 import { knownFirst, retryOnConflict, VersionConflict } from "../internal/optimistic.js"
 import * as Traced from "../internal/traced.js"
 import type { InvoiceRecord } from "../invoice/Invoice.js"
@@ -30,7 +30,7 @@ import { Acquirer, type AcquirerTool, type AuthorizeResult } from "../ports/Acqu
 import { CardVault } from "../ports/CardVault.js"
 import { CustomerRepository } from "../ports/CustomerRepository.js"
 import { EventLog } from "../ports/EventLog.js"
-import { Idempotency, type IdempotencyRecord } from "../ports/Idempotency.js"
+import { Idempotency, PARTY_NAMESPACE, type IdempotencyRecord } from "../ports/Idempotency.js"
 import { Ids } from "../ports/Ids.js"
 import { InvoiceRepository } from "../ports/InvoiceRepository.js"
 import { Ledger } from "../ports/Ledger.js"
@@ -116,7 +116,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
     })
 
     const getByExternalID = Traced.fn("PaymentService.getByExternalID")(function*(partyID: string, externalID: string) {
-      const record = yield* idempotency.find({ partyID, operation: OPERATION, externalID })
+      const record = yield* idempotency.find({ partyID, namespace: PARTY_NAMESPACE, operation: OPERATION, externalID })
       if (Option.isNone(record)) return yield* NotFound.of("Payment with externalID", externalID)
       const [invoiceID, id] = record.value.entityID.split("/") as [string, string]
       return yield* get(partyID, invoiceID, id)
@@ -464,7 +464,13 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
         tool: toolKey
       })
 
-    const create = Traced.fn("PaymentService.create")(function*(partyID: string, invoiceID: string, params: PaymentParams) {
+    /** Starts a payment; its `externalID` is looked up in `namespace` (the party's own unless an access token sent it). */
+    const create = Traced.fn("PaymentService.create")(function*(
+      partyID: string,
+      invoiceID: string,
+      params: PaymentParams,
+      namespace: string = PARTY_NAMESPACE
+    ) {
       const invoice = yield* invoices.get(partyID, invoiceID)
       const at = yield* now
       const deadline = params.processingDeadline === undefined
@@ -567,7 +573,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       }
 
       const fp = fingerprint(invoiceID, params, toolKey)
-      const key = params.externalID === undefined ? undefined : { partyID, operation: OPERATION, externalID: params.externalID }
+      const key = keyOf(partyID, namespace, OPERATION, params.externalID)
       const replay = (record: IdempotencyRecord) =>
         replayIdempotent(params.externalID!, fp, record, (entityID) => {
           const [invID, id] = entityID.split("/") as [string, string]

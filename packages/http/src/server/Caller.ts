@@ -30,6 +30,14 @@ export const merchantOnly = (message: string) =>
   Effect.flatMap(Principal.CurrentPrincipal, (p) => p._tag === "ApiKey" ? Effect.void : needsApiKey(message))
 
 /**
+ * The namespace of the externalIDs the caller sends: the party's own for an API key, the
+ * resource for an access token.
+ *
+ * @since 0.1.0
+ */
+export const externalIdNamespace = Effect.map(Principal.CurrentPrincipal, Principal.namespaceOf)
+
+/**
  * The caller's party when the path names it; another party is answered as not found, never
  * as forbidden, so ids of other parties cannot be probed.
  *

@@ -1,6 +1,6 @@
 /**
- * `Idempotency` on `SqlClient`. The primary key (party, operation, externalID) decides races:
- * the first transaction to insert wins, the others read its record.
+ * `Idempotency` on `SqlClient`. The primary key (party, namespace, operation, externalID) decides
+ * races: the first transaction to insert wins, the others read its record.
  *
  * @since 0.1.0
  */
@@ -18,7 +18,8 @@ export const layer = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const find = (key: IdempotencyKey) =>
       sql`SELECT entity_id, fingerprint FROM idempotency_keys WHERE party_id = ${key.partyID}
-          AND operation = ${key.operation} AND external_id = ${key.externalID}`.pipe(
+          AND namespace = ${key.namespace} AND operation = ${key.operation}
+          AND external_id = ${key.externalID}`.pipe(
         Effect.map((rows) =>
           Option.fromNullable(rows[0]).pipe(
             Option.map((r: any): IdempotencyRecord => ({ entityID: r.entityId, fingerprint: r.fingerprint }))
@@ -34,6 +35,7 @@ export const layer = Layer.effect(
           const inserted = yield* sql`INSERT INTO idempotency_keys ${
             sql.insert({
               partyId: key.partyID,
+              namespace: key.namespace,
               operation: key.operation,
               externalId: key.externalID,
               entityId: record.entityID,

@@ -3,11 +3,14 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Database from "@kassa/adapters/Database"
 import * as Migrations from "@kassa/adapters/Migrations"
 import * as SqlEventLog from "@kassa/adapters/SqlEventLog"
+import * as SqlIdempotency from "@kassa/adapters/SqlIdempotency"
 import { EventLog } from "@kassa/core/ports/EventLog"
+import { Idempotency, PARTY_NAMESPACE } from "@kassa/core/ports/Idempotency"
 import * as Dialects from "@kassa/testing/Dialects"
 import * as TestDatabase from "@kassa/testing/TestDatabase"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 
 /** A scratch database, not migrated: each test runs the migrations it needs. */
 const scratch = (dialect: Dialects.Dialect) =>
@@ -51,6 +54,24 @@ for (const dialect of Dialects.dialects()) {
         yield* Migrations.run
         const left = yield* sql<{ aggregateId: string; eventId: unknown }>`SELECT aggregate_id, event_id FROM outbox ORDER BY seq`
         assert.deepStrictEqual(left.map((r) => [r.aggregateId, Number(r.eventId)]), [["inv-a", 2]])
+      }))
+  })
+  layer(scratch(dialect), { timeout: 60_000 })(`Migrations 0017 [${dialect}]`, (it) => {
+    it.effect("0017: externalIDs recorded before it stay the party's; a token's namespace takes the same one anew", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* Migrations.runUpTo(16)
+        yield* sql`INSERT INTO idempotency_keys ${
+          sql.insert({ partyId: "p", operation: "invoice", externalId: "order-1", entityId: "inv-1", fingerprint: "f", createdAt: 1 })
+        }`
+        yield* Migrations.run
+        const idem = yield* Effect.provide(Idempotency, SqlIdempotency.layer.pipe(Layer.provide(Layer.succeed(SqlClient.SqlClient, sql))))
+        const key = { partyID: "p", namespace: PARTY_NAMESPACE, operation: "invoice", externalID: "order-1" }
+        assert.deepStrictEqual(yield* idem.find(key), Option.some({ entityID: "inv-1", fingerprint: "f" }))
+        const token = { ...key, namespace: "invoiceTemplate/t-1" }
+        assert.isTrue(Option.isNone(yield* idem.find(token)))
+        assert.isTrue(Option.isNone(yield* idem.claim(token, { entityID: "inv-2", fingerprint: "g" })))
+        assert.deepStrictEqual(yield* idem.find(key), Option.some({ entityID: "inv-1", fingerprint: "f" }))
       }))
   })
 }

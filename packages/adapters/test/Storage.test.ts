@@ -4,7 +4,7 @@ import { RandomIds, SqlTimers } from "@kassa/adapters"
 import { Scheduler } from "@kassa/adapters/SqlTimers"
 import { Ids, type Party, type Shop } from "@kassa/core"
 import { EventLog } from "@kassa/core/ports/EventLog"
-import { Idempotency } from "@kassa/core/ports/Idempotency"
+import { Idempotency, PARTY_NAMESPACE } from "@kassa/core/ports/Idempotency"
 import { PartyRepository } from "@kassa/core/ports/PartyRepository"
 import { ReferenceData } from "@kassa/core/ports/ReferenceData"
 import { ShopRepository } from "@kassa/core/ports/ShopRepository"
@@ -375,7 +375,7 @@ for (const dialect of Dialects.dialects()) {
     it.effect("Idempotency.claim: the first claim wins, later claims answer its record", () =>
       Effect.gen(function*() {
         const idem = yield* Idempotency
-        const key = { partyID: `p-${RandomIds.make()}`, operation: "createInvoice", externalID: "ext-1" }
+        const key = { partyID: `p-${RandomIds.make()}`, namespace: PARTY_NAMESPACE, operation: "createInvoice", externalID: "ext-1" }
         assert.isTrue(Option.isNone(yield* idem.find(key)))
         assert.isTrue(Option.isNone(yield* idem.claim(key, { entityID: "inv-1", fingerprint: "f1" })))
         assert.deepStrictEqual(
@@ -383,10 +383,11 @@ for (const dialect of Dialects.dialects()) {
           Option.some({ entityID: "inv-1", fingerprint: "f1" })
         )
         assert.deepStrictEqual(yield* idem.find(key), Option.some({ entityID: "inv-1", fingerprint: "f1" }))
-        // the key is per party, per operation and per external id
+        // the key is per party, per namespace, per operation and per external id
         for (
           const other of [
             { ...key, partyID: `p-${RandomIds.make()}` },
+            { ...key, namespace: "invoiceTemplate/t-1" },
             { ...key, operation: "createRefund" },
             { ...key, externalID: "ext-2" }
           ]
@@ -399,7 +400,7 @@ for (const dialect of Dialects.dialects()) {
       Effect.gen(function*() {
         const idem = yield* Idempotency
         const tx = yield* Transactions
-        const key = { partyID: `p-${RandomIds.make()}`, operation: "createPayment", externalID: "race" }
+        const key = { partyID: `p-${RandomIds.make()}`, namespace: PARTY_NAMESPACE, operation: "createPayment", externalID: "race" }
         const results = yield* Effect.all(
           Array.from({ length: 20 }, (_, i) =>
             tx.withTransaction(
@@ -419,7 +420,7 @@ for (const dialect of Dialects.dialects()) {
       Effect.gen(function*() {
         const idem = yield* Idempotency
         const tx = yield* Transactions
-        const key = { partyID: `p-${RandomIds.make()}`, operation: "createInvoice", externalID: "rb" }
+        const key = { partyID: `p-${RandomIds.make()}`, namespace: PARTY_NAMESPACE, operation: "createInvoice", externalID: "rb" }
         yield* tx.withTransaction(
           idem.claim(key, { entityID: "a", fingerprint: "fa" }).pipe(Effect.zipRight(Effect.fail("rollback")))
         ).pipe(Effect.ignore)
@@ -524,7 +525,7 @@ for (const dialect of Dialects.dialects()) {
         withKind(({ kind, now, scheduler, timers }) =>
           Effect.gen(function*() {
             const idem = yield* Idempotency
-            const key = { partyID: "timers", operation: kind, externalID: "x" }
+            const key = { partyID: "timers", namespace: PARTY_NAMESPACE, operation: kind, externalID: "x" }
             yield* timers.register(kind, () =>
               idem.claim(key, { entityID: "e", fingerprint: "f" }).pipe(Effect.zipRight(Effect.dieMessage("after write"))))
             yield* timers.schedule({ kind, subject: "s", dueAt: new Date(now), payload: null })

@@ -932,6 +932,30 @@ for (const dialect of Dialects.dialects()) {
         assert.strictEqual((yield* api.Customers.getBindings({ path })).length, 3)
       }))
 
+    it.effect("a customer token's binding externalID is the customer's own: the merchant's binding with it is another", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        const { customer, customerAccessToken } = yield* newCustomer(api, m.shopID)
+        const path = { customerID: customer.id }
+        const holder = yield* TestServer.client(customerAccessToken.payload)
+        const resource = yield* tokenize(holder)
+        const paymentResource = { paymentToolToken: resource.paymentToolToken, paymentSession: resource.paymentSession }
+        const first = yield* holder.Customers.createBinding({ path, payload: { externalID: "bind-1", paymentResource } })
+        // the holder's retry answers its own binding
+        assert.strictEqual((yield* holder.Customers.createBinding({ path, payload: { externalID: "bind-1", paymentResource } })).id, first.id)
+        // the merchant's "bind-1" with another card is a binding of its own, not a conflict
+        const card = yield* tokenize(api, MASTERCARD)
+        const merchants = yield* call("POST", `${CUSTOMERS}/${customer.id}/bindings`, m.apiKey, {
+          externalID: "bind-1",
+          paymentResource: { paymentToolToken: card.paymentToolToken, paymentSession: card.paymentSession }
+        })
+        assert.strictEqual(merchants.status, 201, merchants.text)
+        assert.notStrictEqual(merchants.json.id, first.id)
+        for (const id of [first.id, merchants.json.id]) assert.strictEqual((yield* settled(api, customer.id, id)).status, "succeeded")
+        assert.strictEqual((yield* api.Customers.getBindings({ path })).length, 2)
+      }))
+
     it.effect("a card of a payment system the contract does not offer is not bound (as it would not be paid)", () =>
       Effect.gen(function*() {
         // institution 2 offers bank cards without nspkmir
@@ -945,12 +969,12 @@ for (const dialect of Dialects.dialects()) {
         const methods = yield* api.Customers.getCustomerPaymentMethods({ path })
         assert.deepStrictEqual(methods.map((x) => x.method), ["BankCard"])
         if (methods[0]!.method === "BankCard") assert.notInclude([...methods[0]!.paymentSystems], "nspkmir")
-        // createPayment refuses a MIR card on this contract...
+        // createPayment refuses a MIR card on this contract (with a code of its own operation)...
         const invoice = yield* api.Invoices.createInvoice({
           payload: { shopID: intl.shopID, dueDate: new Date(Date.now() + DAY), amount: 1000, currency: "EUR", product: "Tea", metadata: {} }
         })
         const mir = yield* tokenize(api, MIR)
-        yield* businessError(
+        const refusal = yield* businessError(
           api.Payments.createPayment({
             path: { invoiceID: invoice.invoice.id },
             payload: {
@@ -959,17 +983,19 @@ for (const dialect of Dialects.dialects()) {
               makeRecurrent: false
             }
           }),
-          "invalidPaymentResource"
+          "invalidRequest"
         )
-        // ...so binding it, to charge it later as a CustomerPayer, is refused the same way
+        assert.include(refusal, "Invalid payment method: BankCard (nspkmir)")
+        // ...so binding it, to charge it later as a CustomerPayer, is refused too (invalidPaymentResource is createBinding's)
         const other = yield* tokenize(api, MIR)
-        yield* businessError(
+        const bindingRefusal = yield* businessError(
           api.Customers.createBinding({
             path,
             payload: { paymentResource: { paymentToolToken: other.paymentToolToken, paymentSession: other.paymentSession } }
           }),
           "invalidPaymentResource"
         )
+        assert.include(bindingRefusal, "Invalid payment method: BankCard (nspkmir)")
         assert.deepStrictEqual(yield* api.Customers.getBindings({ path }), [])
         // a VISA card binds on this contract
         const visa = yield* bind(api, customer.id)

@@ -707,6 +707,58 @@ for (const dialect of Dialects.dialects()) {
           first.json.invoice.id
         )
       }))
+
+    it.effect("a template token's externalID is the template's own: it neither blocks nor answers the merchant's", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        const created = yield* api.InvoiceTemplates.createInvoiceTemplate({
+          payload: template(m.shopID, { details: singleLine(range(100, 900)) })
+        })
+        const token = created.invoiceTemplateAccessToken.payload
+        const url = `/v2/processing/invoice-templates/${created.invoiceTemplate.id}/invoices`
+        const first = yield* call("POST", url, token, { externalID: "order-123", amount: 100 })
+        assert.strictEqual(first.status, 201, first.text)
+        // the token's retry answers its own invoice; another request under its externalID is 409
+        const again = yield* call("POST", url, token, { externalID: "order-123", amount: 100 })
+        assert.strictEqual(again.status, 201, again.text)
+        assert.deepStrictEqual(again.json.invoice, first.json.invoice)
+        const conflict = yield* call("POST", url, token, { externalID: "order-123", amount: 200 })
+        assert.strictEqual(conflict.status, 409, conflict.text)
+        assert.strictEqual(conflict.json.id, first.json.invoice.id)
+        // the merchant's look-ups do not find it...
+        const byExternalID = { urlParams: { externalID: "order-123" } }
+        assert.strictEqual(yield* errorTag(api.Invoices.getInvoiceByExternalID(byExternalID)), "NotFound")
+        assert.strictEqual(
+          yield* errorTag(api.Invoices.getInvoiceByExternalIDForParty({ path: { partyID: m.partyID }, ...byExternalID })),
+          "NotFound"
+        )
+        // ...and the merchant's own "order-123" is a new invoice, found by its externalID
+        const own = yield* call("POST", "/v2/processing/invoices", m.apiKey, {
+          shopID: m.shopID,
+          externalID: "order-123",
+          dueDate: new Date(Date.now() + 86_400_000).toISOString(),
+          amount: 5000,
+          currency: "RUB",
+          product: "Order 123",
+          metadata: {}
+        })
+        assert.strictEqual(own.status, 201, own.text)
+        assert.notStrictEqual(own.json.invoice.id, first.json.invoice.id)
+        assert.strictEqual((yield* api.Invoices.getInvoiceByExternalID(byExternalID)).id, own.json.invoice.id)
+        // another template's token has a namespace of its own too
+        const sibling = yield* api.InvoiceTemplates.createInvoiceTemplate({ payload: template(m.shopID) })
+        const theirs = yield* call(
+          "POST",
+          `/v2/processing/invoice-templates/${sibling.invoiceTemplate.id}/invoices`,
+          sibling.invoiceTemplateAccessToken.payload,
+          { externalID: "order-123" }
+        )
+        assert.strictEqual(theirs.status, 201, theirs.text)
+        assert.strictEqual(theirs.json.invoice.invoiceTemplateID, sibling.invoiceTemplate.id)
+        // the token's invoice is untouched
+        assert.strictEqual((yield* api.Invoices.getInvoiceByID({ path: { invoiceID: first.json.invoice.id } })).amount, 100)
+      }))
   })
 
   // Time travel on a suite of its own, so that its clock jumps do not reach the tests above.

@@ -693,7 +693,13 @@ for (const dialect of Dialects.dialects()) {
         const crypto = yield* api.Tokens.createPaymentResource({
           payload: { paymentTool: { paymentToolType: "CryptoWalletData", cryptoCurrency: "bitcoin" }, clientInfo: { fingerprint: "f" } }
         })
-        yield* businessError(create(resourcePayer(crypto)), "invalidPaymentResource")
+        const refusal = yield* call("POST", `/v2/processing/invoices/${inv.id}/payments`, m.apiKey, {
+          flow: INSTANT,
+          payer: resourcePayer(crypto)
+        })
+        assert.strictEqual(refusal.status, 400, refusal.text)
+        assert.strictEqual(refusal.json.code, "invalidRequest")
+        assert.include(refusal.json.message, "Invalid payment method: CryptoWallet (bitcoin)")
         assert.deepStrictEqual(yield* api.Payments.getPayments({ path: { invoiceID: inv.id } }), [])
         // the good pair still pays
         const ok = yield* create(resourcePayer(a))
@@ -941,7 +947,117 @@ for (const dialect of Dialects.dialects()) {
         // the merchant captures
         yield* api.Payments.capturePayment({ path, payload: { reason: "shipped" } })
         assert.strictEqual((yield* waitFor(payer, inv.id, "1", FINAL)).status, "captured")
-        assert.strictEqual((yield* api.Payments.getPaymentByExternalID({ urlParams: { externalID: "by-payer" } })).id, "1")
+        yield* LedgerChecks.invariants
+      }))
+
+    it.effect("access tokens cannot charge a saved card: CustomerPayer and RecurrentPayer are refused, nothing is written", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        // the merchant's saved cards: a recurrent parent payment and a customer's binding
+        const parentInv = yield* newInvoice(api, m.shopID)
+        yield* pay(api, parentInv.id, { makeRecurrent: true })
+        assert.strictEqual((yield* waitFor(api, parentInv.id, "1", FINAL)).status, "captured")
+        const { customer } = yield* api.Customers.createCustomer({ payload: { shopID: m.shopID, contactInfo: {}, metadata: {} } })
+        const card = yield* tokenize(api)
+        const binding = yield* api.Customers.createBinding({
+          path: { customerID: customer.id },
+          payload: { paymentResource: { paymentToolToken: card.paymentToolToken, paymentSession: card.paymentSession } }
+        })
+        const until = Date.now() + 10_000
+        let status = binding.status
+        while (status === "pending" && Date.now() < until) {
+          yield* sleepReal(20)
+          status = (yield* api.Customers.getBinding({ path: { customerID: customer.id, customerBindingID: binding.id } })).status
+        }
+        assert.strictEqual(status, "succeeded")
+
+        // an invoice's own token, and the token of an invoice a (public) template token minted
+        const inv = yield* newInvoice(api, m.shopID)
+        const { invoiceTemplate, invoiceTemplateAccessToken } = yield* api.InvoiceTemplates.createInvoiceTemplate({
+          payload: {
+            shopID: m.shopID,
+            lifetime: { days: 3, months: 0, years: 0 },
+            details: {
+              templateType: "InvoiceTemplateSingleLine",
+              product: "Tea",
+              price: { costType: "InvoiceTemplateLineCostFixed", currency: "RUB", amount: 1000 }
+            }
+          }
+        })
+        const templateClient = yield* TestServer.client(invoiceTemplateAccessToken.payload)
+        const minted = yield* templateClient.InvoiceTemplates.createInvoiceWithTemplate({
+          path: { invoiceTemplateID: invoiceTemplate.id },
+          payload: {}
+        })
+        const payers = [
+          { payerType: "CustomerPayer", customerID: customer.id },
+          {
+            payerType: "RecurrentPayer",
+            contactInfo: { email: "payer@kassa.test" },
+            recurrentParentPayment: { invoiceID: parentInv.id, paymentID: "1" }
+          }
+        ]
+        const attempts = [
+          [inv.id, inv.accessToken],
+          [minted.invoice.id, minted.invoiceAccessToken.payload]
+        ] as const
+        for (const [invoiceID, token] of attempts) {
+          for (const payer of payers) {
+            const body = { flow: INSTANT, payer, externalID: `stolen-${payer.payerType}` }
+            const wire = yield* call("POST", `/v2/processing/invoices/${invoiceID}/payments`, token, body)
+            assert.strictEqual(wire.status, 401, `${payer.payerType}: ${wire.text}`)
+            assert.strictEqual(wire.text, "")
+            // the template token does not open the minted invoice's payments at all
+            const byTemplate = yield* call("POST", `/v2/processing/invoices/${invoiceID}/payments`, invoiceTemplateAccessToken.payload, body)
+            assert.strictEqual(byTemplate.status, 404, byTemplate.text)
+          }
+          // nothing was written: no payment, the invoice as it was created
+          assert.deepStrictEqual(yield* api.Payments.getPayments({ path: { invoiceID } }), [])
+          assert.strictEqual(yield* invoiceStatus(api, invoiceID), "unpaid")
+          assert.deepStrictEqual((yield* events(api, invoiceID)).map((e) => e.changes.map((c) => c.changeType)), [["InvoiceCreated"]])
+          // the payer still pays with a card of its own
+          const own = yield* pay(yield* TestServer.client(token), invoiceID)
+          assert.strictEqual(own.id, "1")
+          assert.strictEqual((yield* waitFor(api, invoiceID, "1", FINAL)).status, "captured")
+        }
+        yield* LedgerChecks.invariants
+      }))
+
+    it.effect("an invoice token's externalID is the invoice's own: it neither blocks nor answers the merchant's", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        const inv = yield* newInvoice(api, m.shopID)
+        const payer = yield* TestServer.client(inv.accessToken)
+        const resource = yield* tokenize(payer)
+        const body = { externalID: "pay-1", flow: hold(), payer: resourcePayer(resource) }
+        const url = `/v2/processing/invoices/${inv.id}/payments`
+        const first = yield* call("POST", url, inv.accessToken, body)
+        assert.strictEqual(first.status, 201, first.text)
+        // the payer's retry answers its own payment; another request under its externalID is 409
+        const again = yield* call("POST", url, inv.accessToken, body)
+        assert.strictEqual(again.status, 201, again.text)
+        assert.strictEqual(again.json.id, first.json.id)
+        const conflict = yield* call("POST", url, inv.accessToken, { ...body, flow: INSTANT })
+        assert.strictEqual(conflict.status, 409, conflict.text)
+        assert.strictEqual(conflict.json.id, first.json.id)
+        // the merchant's look-up does not find it, and the merchant's own "pay-1" is a new payment
+        assert.strictEqual(yield* errorTag(api.Payments.getPaymentByExternalID({ urlParams: { externalID: "pay-1" } })), "NotFound")
+        assert.strictEqual(
+          yield* errorTag(api.Payments.getPaymentByExternalIDForParty({ path: { partyID: m.partyID }, urlParams: { externalID: "pay-1" } })),
+          "NotFound"
+        )
+        const other = yield* newInvoice(api, m.shopID)
+        const merchants = yield* pay(api, other.id, { externalID: "pay-1" })
+        assert.strictEqual(merchants.invoiceID, other.id)
+        assert.strictEqual((yield* api.Payments.getPaymentByExternalID({ urlParams: { externalID: "pay-1" } })).invoiceID, other.id)
+        assert.strictEqual((yield* waitFor(api, other.id, "1", FINAL)).status, "captured")
+        // the payer's payment is untouched; end its hold
+        const path = { invoiceID: inv.id, paymentID: first.json.id }
+        assert.strictEqual((yield* waitFor(api, inv.id, first.json.id, ["processed"])).externalID, "pay-1")
+        yield* api.Payments.cancelPayment({ path, payload: { reason: "done" } })
+        assert.strictEqual((yield* waitFor(api, inv.id, first.json.id, FINAL)).status, "cancelled")
         yield* LedgerChecks.invariants
       }))
 

@@ -5,6 +5,7 @@
  */
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
+import { PARTY_NAMESPACE } from "../ports/Idempotency.js"
 
 /** The resources an access token can open. @since 0.1.0 @category models */
 export type ResourceType = "invoice" | "invoiceTemplate" | "customer"
@@ -25,3 +26,13 @@ export class CurrentPrincipal extends Context.Tag("kassa/CurrentPrincipal")<Curr
 /** The party a merchant principal acts for. @since 0.1.0 */
 export const partyOf = (p: Principal): string | undefined =>
   p._tag === "Operator" ? undefined : p.partyID
+
+/**
+ * The namespace of the externalIDs a principal sends: the party's own for its API keys; for an
+ * access token, the resource it opens. A token (a template's is public) can then neither take an
+ * externalID from the merchant nor show up in the merchant's look-ups by externalID.
+ *
+ * @since 0.1.0
+ */
+export const namespaceOf = (p: Principal): string =>
+  p._tag === "AccessToken" ? `${p.resource}/${p.resourceID}` : PARTY_NAMESPACE

@@ -13,17 +13,18 @@ import { AccessTokens, INVOICE_TOKEN_DAYS } from "../auth/AccessTokens.js"
 import { BusinessError, NotFound } from "../Errors.js"
 import { PartyID, ShopID } from "../Ids.js"
 import { canonicalJson } from "../internal/canonical.js"
-import { replay as replayIdempotent } from "../internal/idempotent.js"
+import { keyOf, replay as replayIdempotent } from "../internal/idempotent.js"
 import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
 import * as Traced from "../internal/traced.js"
 import { paymentMethodOf } from "../invoice/InvoiceService.js"
 import { cardAllowed } from "../reference/Reference.js"
 import type { UserInteraction } from "../payment/PaymentChange.js"
+import { describeMethod } from "../payment/PaymentTool.js"
 import { Acquirer, type AcquirerTool, type AuthorizeResult } from "../ports/Acquirer.js"
 import { CardVault } from "../ports/CardVault.js"
 import { CustomerRepository } from "../ports/CustomerRepository.js"
 import { EventLog } from "../ports/EventLog.js"
-import { Idempotency, type IdempotencyRecord } from "../ports/Idempotency.js"
+import { Idempotency, PARTY_NAMESPACE, type IdempotencyRecord } from "../ports/Idempotency.js"
 import { Ids } from "../ports/Ids.js"
 import { Timers } from "../ports/Timers.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -93,7 +94,7 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
         return yield* BusinessError.of("invalidPartyID", `Party not found: ${params.partyID}`)
       }
       const fp = canonicalJson({ shopID: params.shopID, contactInfo: params.contactInfo })
-      const key = params.externalID === undefined ? undefined : { partyID: caller, operation: OPERATION, externalID: params.externalID }
+      const key = keyOf(caller, PARTY_NAMESPACE, OPERATION, params.externalID)
       const replay = (record: IdempotencyRecord) =>
         replayIdempotent(params.externalID!, fp, record, (entityID) => load(caller, entityID))
       const answer = (c: CustomerRecord) =>
@@ -287,8 +288,9 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
         }
       }))
 
+    /** Starts a binding; its `externalID` is looked up in `namespace` (the party's own unless an access token sent it). */
     const createBinding = Traced.fn("CustomerService.createBinding")(
-      function*(partyID: string, customerID: string, params: BindingParams) {
+      function*(partyID: string, customerID: string, params: BindingParams, namespace: string = PARTY_NAMESPACE) {
         const c = yield* load(partyID, customerID)
         const { institution } = yield* shops.requireActiveWithTerms(PartyID.make(partyID), ShopID.make(c.shopID))
         const resource = yield* resources.resolve(
@@ -300,12 +302,13 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
           return yield* BusinessError.of("invalidPaymentResource", "Only bank cards can be bound to a customer")
         }
         if (!cardAllowed(institution.terms.paymentMethods, resource.tool.paymentSystem)) {
-          return yield* BusinessError.of("invalidPaymentResource", "The payment tool is not enabled by the contract")
+          return yield* BusinessError.of(
+            "invalidPaymentResource",
+            `Invalid payment method: ${describeMethod(resource.tool)} is not enabled by the contract`
+          )
         }
         const fp = canonicalJson({ customerID, session: resource.session, tool: resource.tool })
-        const key = params.externalID === undefined
-          ? undefined
-          : { partyID, operation: BINDING_OPERATION, externalID: params.externalID }
+        const key = keyOf(partyID, namespace, BINDING_OPERATION, params.externalID)
         const replay = (record: IdempotencyRecord) =>
           replayIdempotent(params.externalID!, fp, record, (entityID) => {
             const [cid, id] = entityID.split("/") as [string, string]

@@ -1,6 +1,14 @@
 import * as Effect from "effect/Effect"
 import { ExternalIdConflict } from "../Errors.js"
-import type { IdempotencyRecord } from "../ports/Idempotency.js"
+import type { IdempotencyKey, IdempotencyRecord } from "../ports/Idempotency.js"
+
+/** @internal The key of a create request, when it has an `externalID`. */
+export const keyOf = (
+  partyID: string,
+  namespace: string,
+  operation: string,
+  externalID: string | undefined
+): IdempotencyKey | undefined => externalID === undefined ? undefined : { partyID, namespace, operation, externalID }
 
 /**
  * @internal

@@ -13,12 +13,12 @@ import * as Cart from "../cart/Cart.js"
 import { BusinessError, NotFound } from "../Errors.js"
 import { PartyID, ShopID } from "../Ids.js"
 import { canonicalJson } from "../internal/canonical.js"
-import { replay as replayIdempotent } from "../internal/idempotent.js"
+import { keyOf, replay as replayIdempotent } from "../internal/idempotent.js"
 import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
 import * as Traced from "../internal/traced.js"
 import type { InvoiceParams } from "../invoice/Invoice.js"
 import { InvoiceService, paymentMethodOf } from "../invoice/InvoiceService.js"
-import { Idempotency, type IdempotencyRecord } from "../ports/Idempotency.js"
+import { Idempotency, PARTY_NAMESPACE, type IdempotencyRecord } from "../ports/Idempotency.js"
 import { Ids } from "../ports/Ids.js"
 import { InvoiceTemplateRepository } from "../ports/InvoiceTemplateRepository.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -132,9 +132,7 @@ export class InvoiceTemplateService extends Effect.Service<InvoiceTemplateServic
       }
       const details = yield* resolveDetails(params, undefined)
       const fp = canonicalJson({ shopID: params.shopID, lifetime: params.lifetime, details })
-      const key = params.externalID === undefined
-        ? undefined
-        : { partyID: caller, operation: OPERATION, externalID: params.externalID }
+      const key = keyOf(caller, PARTY_NAMESPACE, OPERATION, params.externalID)
       const replay = (record: IdempotencyRecord) =>
         replayIdempotent(params.externalID!, fp, record, (entityID) => get(caller, entityID))
       const answer = (t: InvoiceTemplateRecord) =>
@@ -215,7 +213,7 @@ export class InvoiceTemplateService extends Effect.Service<InvoiceTemplateServic
      * the template's, the due date at the end of the template's lifetime.
      */
     const createInvoice = Traced.fn("InvoiceTemplateService.createInvoice")(
-      function*(partyID: string, id: string, params: InvoiceParamsWithTemplate) {
+      function*(partyID: string, id: string, params: InvoiceParamsWithTemplate, namespace: string = PARTY_NAMESPACE) {
         const t = yield* get(partyID, id)
         const violated = (message: string) => Effect.fail(BusinessError.of("invoiceTermsViolated", message))
         const d = t.details
@@ -269,7 +267,7 @@ export class InvoiceTemplateService extends Effect.Service<InvoiceTemplateServic
         return yield* invoices.create(partyID, invoiceParams, {
           invoiceTemplateID: t.id,
           features: { amount: params.amount ?? null, currency: params.currency ?? null }
-        })
+        }, namespace)
       }
     )
 

@@ -15,11 +15,11 @@ import * as Cart from "../cart/Cart.js"
 import { BusinessError, NotFound } from "../Errors.js"
 import { PartyID, ShopID } from "../Ids.js"
 import { canonicalJson, canonicalSet } from "../internal/canonical.js"
-import { replay as replayIdempotent } from "../internal/idempotent.js"
+import { keyOf, replay as replayIdempotent } from "../internal/idempotent.js"
 import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
 import * as Traced from "../internal/traced.js"
 import { EventLog } from "../ports/EventLog.js"
-import { Idempotency, type IdempotencyRecord } from "../ports/Idempotency.js"
+import { Idempotency, PARTY_NAMESPACE, type IdempotencyRecord } from "../ports/Idempotency.js"
 import { Ids } from "../ports/Ids.js"
 import { InvoiceRepository } from "../ports/InvoiceRepository.js"
 import { Timers } from "../ports/Timers.js"
@@ -193,18 +193,18 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
     /**
      * Creates an invoice (or answers the one an earlier request with the same `externalID` and
      * the same parameters created) with a new access token. An invoice from a template compares
-     * the template and the request's features instead (its due date moves with time).
+     * the template and the request's features instead (its due date moves with time). The
+     * `externalID` is looked up in `namespace`: the party's own unless an access token sent it.
      */
     const create = Traced.fn("InvoiceService.create")(
       function*(
         caller: string,
         params: InvoiceParams,
-        fromTemplate?: { readonly invoiceTemplateID: string; readonly features: unknown }
+        fromTemplate?: { readonly invoiceTemplateID: string; readonly features: unknown },
+        namespace: string = PARTY_NAMESPACE
       ) {
         const invoiceTemplateID = fromTemplate?.invoiceTemplateID
-        const key = params.externalID === undefined
-          ? undefined
-          : { partyID: caller, operation: OPERATION, externalID: params.externalID }
+        const key = keyOf(caller, namespace, OPERATION, params.externalID)
         // Only an externalID's request is compared with an earlier one.
         const fp = key === undefined
           ? ""
@@ -237,7 +237,7 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
     )
 
     const getByExternalID = Traced.fn("InvoiceService.getByExternalID")(function*(partyID: string, externalID: string) {
-      const record = yield* idempotency.find({ partyID, operation: OPERATION, externalID })
+      const record = yield* idempotency.find({ partyID, namespace: PARTY_NAMESPACE, operation: OPERATION, externalID })
       if (Option.isNone(record)) return yield* NotFound.of("Invoice with externalID", externalID)
       return yield* get(partyID, record.value.entityID)
     })

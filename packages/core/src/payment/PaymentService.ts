@@ -19,7 +19,7 @@ import * as Deadline from "../Deadline.js"
 import { BusinessError, NotFound } from "../Errors.js"
 import { PartyID, ShopID } from "../Ids.js"
 import { canonicalJson } from "../internal/canonical.js"
-import { replay as replayIdempotent } from "../internal/idempotent.js"
+import { keyOf, replay as replayIdempotent } from "../internal/idempotent.js"
 import { knownFirst, retryOnConflict, VersionConflict } from "../internal/optimistic.js"
 import * as Traced from "../internal/traced.js"
 import type { InvoiceRecord } from "../invoice/Invoice.js"
@@ -30,7 +30,7 @@ import { Acquirer, type AcquirerTool, type AuthorizeResult } from "../ports/Acqu
 import { CardVault } from "../ports/CardVault.js"
 import { CustomerRepository } from "../ports/CustomerRepository.js"
 import { EventLog } from "../ports/EventLog.js"
-import { Idempotency, type IdempotencyRecord } from "../ports/Idempotency.js"
+import { Idempotency, PARTY_NAMESPACE, type IdempotencyRecord } from "../ports/Idempotency.js"
 import { Ids } from "../ports/Ids.js"
 import { InvoiceRepository } from "../ports/InvoiceRepository.js"
 import { Ledger } from "../ports/Ledger.js"
@@ -45,6 +45,7 @@ import { type CaptureParams, type PaymentParams, type PaymentRecord, toPayment }
 import * as CashFlow from "./PaymentCashFlow.js"
 import type { PaymentChange, UserInteraction } from "./PaymentChange.js"
 import { decide, type PaymentCommand } from "./PaymentMachine.js"
+import { describeMethod, type StoredTool } from "./PaymentTool.js"
 
 /** @since 0.1.0 */
 export const OPERATION = "payment"
@@ -63,6 +64,13 @@ interface ApplyOptions {
   readonly extra?: (p: PaymentRecord) => Partial<PaymentRecord>
   readonly alongside?: Effect.Effect<void>
 }
+
+/**
+ * A tool the contract does not enable, refused with a code of createPayment's (the reference
+ * answers `invalidRequest` "Invalid payment method").
+ */
+const invalidMethod = (tool: StoredTool) =>
+  BusinessError.of("invalidRequest", `Invalid payment method: ${describeMethod(tool)} is not enabled by the contract`)
 
 const subjectOf = (invoiceID: string, paymentID: string) => `${invoiceID}/${paymentID}`
 const planOf = (invoiceID: string, paymentID: string) => `payment/${invoiceID}/${paymentID}`
@@ -108,7 +116,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
     })
 
     const getByExternalID = Traced.fn("PaymentService.getByExternalID")(function*(partyID: string, externalID: string) {
-      const record = yield* idempotency.find({ partyID, operation: OPERATION, externalID })
+      const record = yield* idempotency.find({ partyID, namespace: PARTY_NAMESPACE, operation: OPERATION, externalID })
       if (Option.isNone(record)) return yield* NotFound.of("Payment with externalID", externalID)
       const [invoiceID, id] = record.value.entityID.split("/") as [string, string]
       return yield* get(partyID, invoiceID, id)
@@ -456,7 +464,13 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
         tool: toolKey
       })
 
-    const create = Traced.fn("PaymentService.create")(function*(partyID: string, invoiceID: string, params: PaymentParams) {
+    /** Starts a payment; its `externalID` is looked up in `namespace` (the party's own unless an access token sent it). */
+    const create = Traced.fn("PaymentService.create")(function*(
+      partyID: string,
+      invoiceID: string,
+      params: PaymentParams,
+      namespace: string = PARTY_NAMESPACE
+    ) {
       const invoice = yield* invoices.get(partyID, invoiceID)
       const at = yield* now
       const deadline = params.processingDeadline === undefined
@@ -495,7 +509,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
             ((resource.tool.type === "PaymentTerminal" || resource.tool.type === "DigitalWallet") &&
               !(method.providers ?? []).includes(resource.tool.provider))
           ) {
-            return yield* BusinessError.of("invalidPaymentResource", "The payment tool is not enabled by the contract")
+            return yield* invalidMethod(resource.tool)
           }
           break
         }
@@ -539,7 +553,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
             .at(-1)
           if (binding === undefined) return yield* bad("the customer has no succeeded binding")
           if (binding.tool.type === "BankCard" && !cardAllowed(institution.terms.paymentMethods, binding.tool.paymentSystem)) {
-            return yield* BusinessError.of("invalidPaymentResource", "The saved card is not enabled by the contract")
+            return yield* invalidMethod(binding.tool)
           }
           tool = {
             type: "Recurrent",
@@ -559,7 +573,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       }
 
       const fp = fingerprint(invoiceID, params, toolKey)
-      const key = params.externalID === undefined ? undefined : { partyID, operation: OPERATION, externalID: params.externalID }
+      const key = keyOf(partyID, namespace, OPERATION, params.externalID)
       const replay = (record: IdempotencyRecord) =>
         replayIdempotent(params.externalID!, fp, record, (entityID) => {
           const [invID, id] = entityID.split("/") as [string, string]

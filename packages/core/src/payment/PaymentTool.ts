@@ -152,3 +152,23 @@ export type StoredTool =
 /** The payment method a stored tool belongs to. @since 0.1.0 */
 export const methodOf = (tool: StoredTool): "BankCard" | "PaymentTerminal" | "DigitalWallet" | "CryptoWallet" | "MobileCommerce" =>
   tool.type
+
+/**
+ * The method of a stored tool with the term that decides whether a contract enables it (payment
+ * system, provider, currency), for messages: `BankCard (visa)`. Never the card or phone number.
+ *
+ * @since 0.1.0
+ */
+export const describeMethod = (tool: StoredTool): string => {
+  switch (tool.type) {
+    case "BankCard":
+      return `BankCard (${tool.paymentSystem})`
+    case "PaymentTerminal":
+    case "DigitalWallet":
+      return `${tool.type} (${tool.provider})`
+    case "CryptoWallet":
+      return `CryptoWallet (${tool.cryptoCurrency})`
+    case "MobileCommerce":
+      return "MobileCommerce"
+  }
+}

@@ -1,6 +1,6 @@
 /**
- * Idempotency by `externalID`: per party and operation, an external id names one object and
- * the parameters it was created with.
+ * Idempotency by `externalID`: per party, namespace and operation, an external id names one
+ * object and the parameters it was created with.
  *
  * @since 0.1.0
  */
@@ -11,9 +11,17 @@ import type * as Option from "effect/Option"
 /** @since 0.1.0 @category models */
 export interface IdempotencyKey {
   readonly partyID: string
+  /**
+   * Who sent the externalID and may find the object by it: `PARTY_NAMESPACE` for the party's
+   * API keys, the resource an access token opens for that token (see `Principal.namespaceOf`).
+   */
+  readonly namespace: string
   readonly operation: string
   readonly externalID: string
 }
+
+/** The namespace of the party's own externalIDs, those sent with its API keys. @since 0.1.0 */
+export const PARTY_NAMESPACE = "party"
 
 /** @since 0.1.0 @category models */
 export interface IdempotencyRecord {

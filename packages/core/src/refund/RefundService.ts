@@ -16,7 +16,7 @@ import { isInForce } from "../contract/Contract.js"
 import { BusinessError, NotFound } from "../Errors.js"
 import { PartyID, ShopID } from "../Ids.js"
 import { canonicalJson, canonicalSet } from "../internal/canonical.js"
-import { replay as replayIdempotent } from "../internal/idempotent.js"
+import { keyOf, replay as replayIdempotent } from "../internal/idempotent.js"
 import { knownFirst, retryOnConflict, VersionConflict } from "../internal/optimistic.js"
 import * as Traced from "../internal/traced.js"
 import { InvoiceChange } from "../invoice/InvoiceChange.js"
@@ -26,7 +26,7 @@ import { PaymentService } from "../payment/PaymentService.js"
 import { Acquirer } from "../ports/Acquirer.js"
 import { ChargebackRepository } from "../ports/ChargebackRepository.js"
 import { EventLog } from "../ports/EventLog.js"
-import { Idempotency, type IdempotencyRecord } from "../ports/Idempotency.js"
+import { Idempotency, PARTY_NAMESPACE, type IdempotencyRecord } from "../ports/Idempotency.js"
 import { Ledger, type Posting } from "../ports/Ledger.js"
 import { PaymentRepository } from "../ports/PaymentRepository.js"
 import { RefundRepository } from "../ports/RefundRepository.js"
@@ -85,7 +85,7 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
     })
 
     const getByExternalID = Traced.fn("RefundService.getByExternalID")(function*(partyID: string, externalID: string) {
-      const record = yield* idempotency.find({ partyID, operation: OPERATION, externalID })
+      const record = yield* idempotency.find({ partyID, namespace: PARTY_NAMESPACE, operation: OPERATION, externalID })
       if (Option.isNone(record)) return yield* NotFound.of("Refund with externalID", externalID)
       const [invoiceID, paymentID, id] = record.value.entityID.split("/") as [string, string, string]
       return yield* get(partyID, invoiceID, paymentID, id)
@@ -130,7 +130,7 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
           return yield* BusinessError.of("refundCartConflict", "Send either cart or allocation, not both")
         }
         const fp = fingerprint(invoiceID, paymentID, params)
-        const key = params.externalID === undefined ? undefined : { partyID, operation: OPERATION, externalID: params.externalID }
+        const key = keyOf(partyID, PARTY_NAMESPACE, OPERATION, params.externalID)
         const replay = (record: IdempotencyRecord) =>
           replayIdempotent(params.externalID!, fp, record, (entityID) => {
             const [inv, pay, id] = entityID.split("/") as [string, string, string]

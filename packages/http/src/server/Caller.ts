@@ -6,6 +6,8 @@
 import { Errors, Ids, Principal } from "@kassa/core"
 import * as Effect from "effect/Effect"
 
+const needsApiKey = (message: string) => Effect.fail(new Errors.Unauthorized({ message }))
+
 /**
  * The party of an API-key caller. Access tokens open single resources, not the party's
  * business, so they are refused here.
@@ -14,11 +16,26 @@ import * as Effect from "effect/Effect"
  */
 export const merchantParty = Effect.gen(function*() {
   const principal = yield* Principal.CurrentPrincipal
-  if (principal._tag !== "ApiKey") {
-    return yield* new Errors.Unauthorized({ message: "This operation needs an API key" })
-  }
+  if (principal._tag !== "ApiKey") return yield* needsApiKey("This operation needs an API key")
   return Ids.PartyID.make(principal.partyID)
 })
+
+/**
+ * Refuses, as an operation outside its scope, what only the merchant may ask inside an operation
+ * an access token opens (such as charging a saved card). Reads nothing.
+ *
+ * @since 0.1.0
+ */
+export const merchantOnly = (message: string) =>
+  Effect.flatMap(Principal.CurrentPrincipal, (p) => p._tag === "ApiKey" ? Effect.void : needsApiKey(message))
+
+/**
+ * The namespace of the externalIDs the caller sends: the party's own for an API key, the
+ * resource for an access token.
+ *
+ * @since 0.1.0
+ */
+export const externalIdNamespace = Effect.map(Principal.CurrentPrincipal, Principal.namespaceOf)
 
 /**
  * The caller's party when the path names it; another party is answered as not found, never

@@ -7,7 +7,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Customer, CustomerService } from "@kassa/core"
 import * as Effect from "effect/Effect"
 import { KassaApi } from "../../api/KassaApi.js"
-import { merchantParty, resourceParty } from "../Caller.js"
+import { externalIdNamespace, merchantParty, resourceParty } from "../Caller.js"
 
 /** @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(KassaApi, "Customers", (handlers) =>
@@ -26,7 +26,10 @@ export const layer = HttpApiBuilder.group(KassaApi, "Customers", (handlers) =>
       .handle("createCustomerAccessToken", ({ path }) =>
         Effect.flatMap(merchantParty, (party) => customers.accessToken(party, path.customerID)))
       .handle("createBinding", ({ path, payload }) =>
-        Effect.flatMap(reader(path.customerID), (party) => customers.createBinding(party, path.customerID, payload)).pipe(
+        Effect.flatMap(
+          Effect.zip(reader(path.customerID), externalIdNamespace),
+          ([party, namespace]) => customers.createBinding(party, path.customerID, payload, namespace)
+        ).pipe(
           Effect.map(Customer.toBinding)
         ))
       .handle("getBindings", ({ path }) =>

@@ -7,7 +7,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { InvoiceTemplateService } from "@kassa/core"
 import * as Effect from "effect/Effect"
 import { KassaApi } from "../../api/KassaApi.js"
-import { merchantParty, resourceParty } from "../Caller.js"
+import { externalIdNamespace, merchantParty, resourceParty } from "../Caller.js"
 
 /** @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(KassaApi, "InvoiceTemplates", (handlers) =>
@@ -25,8 +25,8 @@ export const layer = HttpApiBuilder.group(KassaApi, "InvoiceTemplates", (handler
         Effect.flatMap(merchantParty, (party) => templates.delete(party, path.invoiceTemplateID)))
       .handle("createInvoiceWithTemplate", ({ path, payload }) =>
         Effect.flatMap(
-          reader(path.invoiceTemplateID),
-          (party) => templates.createInvoice(party, path.invoiceTemplateID, payload)
+          Effect.zip(reader(path.invoiceTemplateID), externalIdNamespace),
+          ([party, namespace]) => templates.createInvoice(party, path.invoiceTemplateID, payload, namespace)
         ))
       .handle("getInvoicePaymentMethodsByTemplateID", ({ path }) =>
         Effect.flatMap(reader(path.invoiceTemplateID), (party) => templates.paymentMethods(party, path.invoiceTemplateID)))

@@ -10,7 +10,11 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { KassaApi } from "../../api/KassaApi.js"
-import { merchantParty, namedParty, resourceParty } from "../Caller.js"
+import { externalIdNamespace, merchantOnly, merchantParty, namedParty, resourceParty } from "../Caller.js"
+
+// Charging a saved card (a customer's binding, a recurrent parent's token) is the merchant's
+// decision: under an access token the payer pays with a tool of its own.
+const merchantPayers: ReadonlySet<string> = new Set(["CustomerPayer", "RecurrentPayer"])
 
 const Payments = HttpApiBuilder.group(KassaApi, "Payments", (handlers) =>
   Effect.gen(function*() {
@@ -23,9 +27,12 @@ const Payments = HttpApiBuilder.group(KassaApi, "Payments", (handlers) =>
           Effect.map((list) => list.map(Payment.toPayment))
         ))
       .handle("createPayment", ({ path, payload }) =>
-        Effect.flatMap(payer(path.invoiceID), (party) => payments.create(party, path.invoiceID, payload)).pipe(
-          Effect.map(Payment.toPayment)
-        ))
+        Effect.gen(function*() {
+          const party = yield* payer(path.invoiceID)
+          const { payerType } = payload.payer
+          if (merchantPayers.has(payerType)) yield* merchantOnly(`${payerType} needs an API key`)
+          return yield* payments.create(party, path.invoiceID, payload, yield* externalIdNamespace)
+        }).pipe(Effect.map(Payment.toPayment)))
       .handle("getPaymentByID", ({ path }) =>
         Effect.flatMap(payer(path.invoiceID), (party) => payments.get(party, path.invoiceID, path.paymentID)).pipe(
           Effect.map(Payment.toPayment)

@@ -184,4 +184,18 @@ describe("a start with bad settings", () => {
         /^\[[\d:.]+\] FATAL \(#\d+\): start failed: PORT: Expected a network port value but received "80000"; KASSA_DB_POOL_SIZE: Expected a whole number from 1 to 1000 but received many$/
       )
     }).pipe(Effect.scoped))
+
+  it.live("a failure while starting (an unreadable signing key in the data dir) is one FATAL line with its cause, and a non-zero exit", () =>
+    Effect.gen(function*() {
+      const cwd = yield* scratchDir
+      fs.mkdirSync(path.join(cwd, "keys"))
+      fs.writeFileSync(path.join(cwd, "keys", "000000000000001.pem"), "garbage")
+      const server = yield* running({ KASSA_DATA_DIR: cwd, PORT: String(yield* Effect.promise(BundledServer.freePort)), HOST: "127.0.0.1" }, cwd)
+      assert.notStrictEqual(yield* Effect.promise(() => server.exited), 0)
+      const last = json(server.lines().at(-1)!)
+      assert.strictEqual(last.logLevel, "FATAL")
+      assert.strictEqual(last.message, "start failed")
+      assert.match((last as unknown as { cause: string }).cause, /PEM|key/i)
+      assert.isTrue(server.lines().every((l) => l.startsWith("{")))
+    }).pipe(Effect.scoped))
 })

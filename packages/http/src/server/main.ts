@@ -20,6 +20,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
 import { createServer } from "node:http"
 import * as Kassa from "../Kassa.js"
 import * as AccessLog from "./AccessLog.js"
@@ -43,9 +44,11 @@ const migrationsLine = Layer.effectDiscard(
 
 // Ready before listen: the domain (database, migrations) is built first, then the demo
 // merchant, then the HTTP server, which opens its port last.
-const server = (config: Config.ServerConfig) =>
+const server = (config: Config.ServerConfig, ready: Ref.Ref<boolean>) =>
   Layer.effectDiscard(
-    HttpServer.addressFormattedWith((address) => Effect.logInfo(`ready on ${address}; running: ${roles.join(", ")}`))
+    HttpServer.addressFormattedWith((address) =>
+      Effect.logInfo(`ready on ${address}; running: ${roles.join(", ")}`).pipe(Effect.zipRight(Ref.set(ready, true)))
+    )
   ).pipe(
     Layer.provideMerge(Http.serve),
     Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
@@ -58,34 +61,34 @@ const server = (config: Config.ServerConfig) =>
     Layer.provide(config.tracing ? Layer.empty : Layer.setTracerEnabled(false))
   )
 
-const start = Effect.gen(function*() {
-  const config = yield* Config.load(process.env).pipe(
+const start = (ready: Ref.Ref<boolean>) => Effect.gen(function*() {
+  const config = yield* Config.server.pipe(
     Effect.mapError((error) => new Preflight.StartError({ message: Config.render(error) }))
   )
   yield* Effect.logInfo(`store: ${Database.describe(config.database)}`)
   yield* Effect.logInfo(`data dir: ${config.dataDir}`)
   yield* Effect.logInfo(`listen: ${config.host}:${config.port}`)
   yield* Preflight.check(config)
-  return yield* Layer.launch(server(config))
+  return yield* Layer.launch(server(config, ready))
 })
 
 /** Every way a start or a run ends badly, as one line of the log. */
-const report = (cause: Cause.Cause<unknown>) => {
+const report = (ready: Ref.Ref<boolean>) => (cause: Cause.Cause<unknown>) => {
   if (Cause.isInterruptedOnly(cause)) return Effect.void
   const failure = Cause.failureOption(cause)
-  return Option.isSome(failure) && failure.value instanceof Preflight.StartError
-    ? Effect.logFatal(`start failed: ${failure.value.message}`)
-    : Effect.logFatal("stopped by an unexpected failure", cause)
+  if (Option.isSome(failure) && failure.value instanceof Preflight.StartError) return Effect.logFatal(`start failed: ${failure.value.message}`)
+  return Effect.flatMap(Ref.get(ready), (running) => Effect.logFatal(running ? "stopped by an unexpected failure" : "start failed", cause))
 }
 
 const main = Effect.gen(function*() {
   const logging = yield* Effect.either(Logging.config)
+  const ready = yield* Ref.make(false)
   yield* Effect.gen(function*() {
     yield* Effect.logInfo(`Kassa ${version}`)
     if (Either.isLeft(logging)) return yield* new Preflight.StartError({ message: Config.render(logging.left) })
-    return yield* start
+    return yield* start(ready)
   }).pipe(
-    Effect.tapErrorCause(report),
+    Effect.tapErrorCause(report(ready)),
     Effect.provide(Logging.layer(Either.getOrElse(logging, () => Logging.defaults)))
   )
 }).pipe(Effect.withConfigProvider(Config.provider(process.env)))

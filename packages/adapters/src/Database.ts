@@ -1,5 +1,5 @@
 /**
- * The `SqlClient`, chosen from configuration: PostgreSQL for a `postgres://` URL, else the
+ * The `SqlClient`, chosen from configuration: PostgreSQL for a `postgres://` URL, else an
  * embedded SQLite file. Names are snake_case in SQL and camelCase in code on both.
  *
  * @since 0.1.0
@@ -7,8 +7,12 @@
 import { SqlError } from "@effect/sql/SqlError"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
 import * as String from "effect/String"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -29,25 +33,118 @@ export type DatabaseConfig =
   }
   | { readonly _tag: "sqlite"; readonly filename: string }
 
+/** The PostgreSQL pool's tuning: its size (default 10), whether hot statements are prepared (default yes). */
+export interface PgTuning {
+  readonly maxConnections?: number | undefined
+  readonly preparedStatements?: boolean | undefined
+}
+
 /**
- * Reads the choice from a `DATABASE_URL` value and a data dir; `pg` tunes the PostgreSQL pool
- * (its size, default 10; whether hot statements are prepared, default yes).
+ * Reads the choice from a `DATABASE_URL` value: `postgres://…` or `postgresql://…`, `sqlite:<file>`
+ * (absolute, or relative to the working directory), or nothing for `kassa.db` in the data dir.
+ * Anything else is refused with a message that never repeats the value (it may hold a password).
  *
  * @since 0.1.0
  */
-export const fromEnv = (
-  databaseUrl: string | undefined,
-  dataDir: string,
-  pg: { readonly maxConnections?: number | undefined; readonly preparedStatements?: boolean | undefined } = {}
-): DatabaseConfig =>
-  databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(databaseUrl)
-    ? {
+export const fromUrl = (databaseUrl: string | undefined, dataDir: string, tuning: PgTuning = {}): Either.Either<DatabaseConfig, string> => {
+  if (databaseUrl === undefined || databaseUrl === "") return Either.right({ _tag: "sqlite", filename: path.join(dataDir, "kassa.db") })
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    if (!URL.canParse(databaseUrl)) return Either.left("expected a PostgreSQL URL such as postgres://user:password@host:5432/database")
+    return Either.right({
       _tag: "pg",
       url: databaseUrl,
-      ...(pg.maxConnections === undefined ? {} : { maxConnections: pg.maxConnections }),
-      ...(pg.preparedStatements === undefined ? {} : { preparedStatements: pg.preparedStatements })
-    }
-    : { _tag: "sqlite", filename: databaseUrl !== undefined && databaseUrl !== "" ? databaseUrl.replace(/^sqlite:(\/\/)?/, "") : path.join(dataDir, "kassa.db") }
+      ...(tuning.maxConnections === undefined ? {} : { maxConnections: tuning.maxConnections }),
+      ...(tuning.preparedStatements === undefined ? {} : { preparedStatements: tuning.preparedStatements })
+    })
+  }
+  const sqlite = /^sqlite:(?:\/\/)?(.+)$/.exec(databaseUrl)
+  if (sqlite !== null) return Either.right({ _tag: "sqlite", filename: sqlite[1] === ":memory:" ? sqlite[1] : path.resolve(sqlite[1]!) })
+  const scheme = /^([A-Za-z][\w+.-]*):/.exec(databaseUrl)?.[1]
+  return Either.left(
+    `expected postgres://…, postgresql://… or sqlite:<file>, got ${scheme === undefined ? "no URL scheme" : `the scheme "${scheme}:"`}`
+  )
+}
+
+/**
+ * The store in words for a log line: dialect and where, without the password.
+ *
+ * @since 0.1.0
+ */
+export const describe = (config: DatabaseConfig): string => {
+  if (config._tag === "sqlite") return `SQLite ${config.filename}`
+  const url = new URL(config.url)
+  if (url.password !== "") url.password = "***"
+  return `PostgreSQL ${url.toString()}`
+}
+
+/** @since 0.1.0 @category errors */
+export class DatabaseUnreachable extends Data.TaggedError("DatabaseUnreachable")<{ readonly message: string }> {}
+
+/** Failures of a database that is starting, or not yet on the network: worth another try. */
+const transient = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "57P03"])
+
+const errorText = (cause: unknown) => {
+  const e = cause as { readonly code?: unknown; readonly message?: unknown }
+  return typeof e.message === "string" && e.message !== "" ? e.message : `${e.code ?? cause}`
+}
+
+const pingPg = (config: Extract<DatabaseConfig, { _tag: "pg" }>) =>
+  Effect.tryPromise({
+    try: async () => {
+      const client = new pg.Client({ connectionString: config.url, connectionTimeoutMillis: 5000, application_name: "kassa" })
+      client.on("error", () => {})
+      try {
+        await client.connect()
+        await client.query("SELECT 1")
+      } finally {
+        await client.end().catch(() => {})
+      }
+    },
+    catch: (cause) => cause
+  })
+
+const usableFile = (filename: string) =>
+  Effect.try({
+    try: () => {
+      if (filename === ":memory:") return
+      const dir = path.dirname(filename)
+      fs.mkdirSync(dir, { recursive: true })
+      fs.accessSync(dir, fs.constants.W_OK)
+      if (fs.existsSync(filename)) fs.accessSync(filename, fs.constants.R_OK | fs.constants.W_OK)
+    },
+    catch: (cause) => new DatabaseUnreachable({ message: `cannot use the SQLite file ${filename}: ${errorText(cause)}` })
+  })
+
+/**
+ * Checks that the store answers before anything is built on it. A PostgreSQL server that refuses
+ * connections or is still starting is tried again (every 0.1 s, backing off to 1 s) for up to
+ * `within` (zero: one try); any other failure (a wrong password, a missing database) ends the
+ * wait at once.
+ *
+ * @since 0.1.0
+ */
+export const awaitReachable = (config: DatabaseConfig, within: Duration.DurationInput): Effect.Effect<void, DatabaseUnreachable> => {
+  if (config._tag === "sqlite") return usableFile(config.filename)
+  const isTransient = (cause: unknown) => transient.has(`${(cause as { readonly code?: unknown }).code}`)
+  const ping = pingPg(config)
+  const refused = (cause: unknown) => new DatabaseUnreachable({ message: `the database refused the connection: ${errorText(cause)}` })
+  if (Duration.isZero(Duration.decode(within))) return Effect.mapError(ping, refused)
+  return ping.pipe(
+    Effect.catchIf(isTransient, (cause) =>
+      Effect.logWarning(`the database does not answer yet (${errorText(cause)}); waiting up to ${Duration.format(within)}`).pipe(
+        Effect.zipRight(ping),
+        Effect.retry({
+          schedule: Schedule.exponential("100 millis", 1.5).pipe(Schedule.either(Schedule.spaced("1 second"))),
+          while: isTransient
+        })
+      )),
+    Effect.mapError(refused),
+    Effect.timeoutFail({
+      duration: within,
+      onTimeout: () => new DatabaseUnreachable({ message: `the database did not answer within ${Duration.format(within)}` })
+    })
+  )
+}
 
 /** BIGINT (int8, oid 20) columns hold epoch milliseconds and amounts: safe integers. */
 const pgTypes: pg.CustomTypesConfig = {

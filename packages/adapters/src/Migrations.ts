@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as Migrator from "@effect/sql/Migrator"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import kernel from "./internal/migrations/0001_kernel.js"
@@ -63,5 +64,20 @@ export const runUpTo = (last: number) =>
     table: "kassa_migrations"
   })
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effectDiscard(run.pipe(Effect.orDie))
+/** What the start's migrations did: the ones applied now, and how many the store has in all. @since 0.1.0 @category models */
+export interface Report {
+  readonly applied: ReadonlyArray<string>
+  readonly total: number
+}
+
+/** @since 0.1.0 @category tags */
+export class Applied extends Context.Tag("kassa/Migrations/Applied")<Applied, Report>() {}
+
+/** Runs the pending migrations and tells which it applied. @since 0.1.0 @category layers */
+export const layer = Layer.effect(
+  Applied,
+  Effect.all([run, migrations]).pipe(
+    Effect.map(([applied, all]) => ({ applied: applied.map(([id, name]) => `${String(id).padStart(4, "0")}_${name}`), total: all.length })),
+    Effect.orDie
+  )
+)

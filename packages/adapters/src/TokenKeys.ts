@@ -67,6 +67,34 @@ const splitPems = (text: string): Array<string> =>
   text.match(/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+?-----END [A-Z ]*PRIVATE KEY-----/g) ?? []
 
 /**
+ * The keys of a `KASSA_SIGNING_KEY` value: one or more PEM EC P-256 private keys, the first signing.
+ * Throws when there is none, or one is not such a key (the message never holds the key).
+ *
+ * @since 0.1.0
+ */
+export const fromPems = (text: string): Array<SigningKey> => {
+  const pems = splitPems(text)
+  if (pems.length === 0) throw new Error("Expected one or more PEM EC P-256 private keys but found none")
+  return pems.map((pem) => {
+    try {
+      return fromPem(pem)
+    } catch (error) {
+      throw new Error(`Expected one or more PEM EC P-256 private keys but found ${
+          error instanceof Error && error.message.startsWith("A signing key") ? "a key of another type" : "an unreadable PEM block"
+        }`)
+    }
+  })
+}
+
+const named = <A>(source: string, f: () => A): A => {
+  try {
+    return f()
+  } catch (error) {
+    throw new Error(`${source}: ${(error as Error).message}`)
+  }
+}
+
+/**
  * Reads the keys of a data dir, generating the first one. Files are named by creation time so
  * the newest sorts last.
  *
@@ -199,11 +227,8 @@ export const make = (keys: ReadonlyArray<SigningKey>): Tokens["Type"] => {
  */
 export const layer = (options: { readonly dataDir: string; readonly pem?: string | undefined }) =>
   Layer.sync(Tokens, () => {
-    const pems = options.pem === undefined || options.pem.trim() === "" ? [] : splitPems(options.pem)
-    if (options.pem !== undefined && options.pem.trim() !== "" && pems.length === 0) {
-      throw new Error("KASSA_SIGNING_KEY holds no PEM private key")
-    }
-    return make(pems.length > 0 ? pems.map(fromPem) : loadDataDirKeys(options.dataDir))
+    const keys = options.pem === undefined || options.pem.trim() === "" ? [] : named("KASSA_SIGNING_KEY", () => fromPems(options.pem!))
+    return make(keys.length > 0 ? keys : loadDataDirKeys(options.dataDir))
   })
 
 /** A fresh in-memory key, for tests and embedding. @since 0.1.0 @category layers */

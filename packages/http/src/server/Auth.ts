@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { Authentication, OperatorAuthentication } from "../api/Security.js"
+import * as AccessLog from "./AccessLog.js"
 
 const bearerScheme = /^Bearer [^\s]+$/
 
@@ -19,7 +20,9 @@ const authenticate = (authenticator: Authenticator.Authenticator, token: Redacte
     if (!bearerScheme.test(request.headers.authorization ?? "")) {
       return yield* new Errors.Unauthorized({ message: "Expected Authorization: Bearer <token>" })
     }
-    return yield* authenticator.authenticate(Redacted.value(token))
+    const principal = yield* authenticator.authenticate(Redacted.value(token))
+    AccessLog.noteCaller(request, principal)
+    return principal
   })
 
 /** @since 0.1.0 @category layers */

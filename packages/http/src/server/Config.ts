@@ -1,23 +1,34 @@
 /**
- * The server's configuration, from the environment.
+ * The server's configuration, read from the environment with Effect's `Config` and checked as a
+ * whole before anything starts: every bad setting is named in one line.
  *
  * - `PORT` (default 8022), `HOST` (default 0.0.0.0)
- * - `KASSA_DATA_DIR` (default `./.kassa`): SQLite file, signing keys, dev credentials
- * - `DATABASE_URL`: `postgres://…` switches to PostgreSQL; else the embedded SQLite
+ * - `KASSA_DATA_DIR` (default `./.kassa`): SQLite file, signing keys, vault key, dev credentials
+ * - `DATABASE_URL`: `postgres://…` / `postgresql://…`, `sqlite:<file>`, or unset for the data dir's SQLite
  * - `KASSA_DB_POOL_SIZE` (default 10): connections in the PostgreSQL pool
  * - `KASSA_DB_PREPARED_STATEMENTS` (default true): prepare hot statements by name (false behind PgBouncer's transaction mode before 1.21)
+ * - `KASSA_DB_WAIT_SECONDS` (default 30): how long a start waits for a database that does not answer yet
  * - `KASSA_SIGNING_KEY`: PEM private key(s) instead of the data dir's keys
  * - `KASSA_VAULT_KEY`: the card vault's master key (32 bytes, base64 or hex) instead of the data dir's
  * - `KASSA_PUBLIC_URL` (default http://localhost:PORT): where payers reach this server (3-D Secure)
- * - `KASSA_PROVISION_DEMO` (default true): provision a demo merchant on an empty store
+ * - `KASSA_PROVISION_DEMO` (default true on SQLite, false on PostgreSQL): provision a demo merchant on an empty store
  * - `KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS` (default false): let webhooks reach loopback and private networks (development)
  * - `KASSA_WEBHOOK_CONCURRENCY` (default 128): notifications sent at once (at most 32 connections to one host)
  * - `KASSA_TRACING` (default false): keep Effect's spans (for a tracer an embedder provides)
  * - `KASSA_COUNT_STATEMENTS` (default false): count SQL statements by operation, shown at `/metrics`
  *
+ * The log settings (`KASSA_LOG_FORMAT`, `KASSA_LOG_LEVEL`) are read first, by `Logging`.
+ *
  * @since 0.1.0
  */
-import { Database } from "@kassa/adapters"
+import { Database, SqlCardVault, TokenKeys } from "@kassa/adapters"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import { isIP } from "node:net"
 import * as path from "node:path"
 import type { KassaConfig } from "../Kassa.js"
 
@@ -28,50 +39,124 @@ export interface ServerConfig extends KassaConfig {
   readonly provisionDemo: boolean
   readonly tracing: boolean
   readonly countStatements: boolean
+  /** How long a start waits for the database to answer. */
+  readonly databaseWaitSeconds: number
 }
 
-/** A whole number from 1 to 1000 named by `name`, or undefined when it is not set. */
-const count = (env: NodeJS.ProcessEnv, name: string): number | undefined => {
-  const text = env[name]
-  if (text === undefined || text === "") return undefined
-  const n = Number(text)
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new Error(`${name} must be a whole number from 1 to 1000, got ${text}`)
-  return n
-}
+/** The environment as a config source; an empty variable counts as unset. @since 0.1.0 */
+export const provider = (env: NodeJS.ProcessEnv): ConfigProvider.ConfigProvider =>
+  ConfigProvider.fromMap(
+    new Map(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ""))
+  )
 
-/** true or false named by `name`, or undefined when it is not set. */
-const flag = (env: NodeJS.ProcessEnv, name: string): boolean | undefined => {
-  const text = env[name]
-  if (text === undefined || text === "") return undefined
-  if (/^(1|true|yes)$/i.test(text)) return true
-  if (/^(0|false|no)$/i.test(text)) return false
-  throw new Error(`${name} must be true or false, got ${text}`)
-}
+/** A value parsed by `parse`, which throws a message (without the value) when it is wrong. */
+const checked = <A>(name: string, parse: (text: string) => A) =>
+  Config.string(name).pipe(
+    Config.mapOrFail((text) =>
+      Either.try({ try: () => parse(text), catch: (error) => ConfigError.InvalidData([], (error as Error).message) })
+    )
+  )
 
-/** @since 0.1.0 */
-export const fromEnv = (env: NodeJS.ProcessEnv = process.env): ServerConfig => {
-  const dataDir = path.resolve(env.KASSA_DATA_DIR ?? ".kassa")
-  const port = Number(env.PORT ?? 8022)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`)
-  const poolSize = count(env, "KASSA_DB_POOL_SIZE")
-  const webhookConcurrency = count(env, "KASSA_WEBHOOK_CONCURRENCY")
-  return {
-    port,
-    host: env.HOST ?? "0.0.0.0",
-    dataDir,
-    database: Database.fromEnv(env.DATABASE_URL, dataDir, {
-      maxConnections: poolSize,
-      preparedStatements: flag(env, "KASSA_DB_PREPARED_STATEMENTS")
-    }),
-    signingKey: env.KASSA_SIGNING_KEY,
-    vaultKey: env.KASSA_VAULT_KEY,
-    webhooks: {
-      allowPrivateNetworks: /^(1|true|yes)$/i.test(env.KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? ""),
-      concurrency: webhookConcurrency
-    },
-    settings: { publicUrl: (env.KASSA_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, "") },
-    provisionDemo: !/^(0|false|no)$/i.test(env.KASSA_PROVISION_DEMO ?? "true"),
-    tracing: /^(1|true|yes)$/i.test(env.KASSA_TRACING ?? ""),
-    countStatements: /^(1|true|yes)$/i.test(env.KASSA_COUNT_STATEMENTS ?? "")
+/** A yes or a no. @since 0.1.0 */
+export const flag = (name: string) =>
+  checked(name, (text) => {
+    if (/^(1|true|yes|on)$/i.test(text)) return true
+    if (/^(0|false|no|off)$/i.test(text)) return false
+    throw new Error(`Expected true or false but received ${text}`)
+  })
+
+/** A whole number from `min` to `max`. */
+const wholeNumber = (name: string, min: number, max: number) =>
+  checked(name, (text) => {
+    const n = Number(text)
+    if (!/^-?\d+$/.test(text.trim()) || n < min || n > max) throw new Error(`Expected a whole number from ${min} to ${max} but received ${text}`)
+    return n
+  })
+
+const host = checked("HOST", (text) => {
+  if (isIP(text) === 0 && !/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(text)) {
+    throw new Error(`Expected an IP address or a host name but received ${text}`)
   }
+  return text
+})
+
+const publicUrl = checked("KASSA_PUBLIC_URL", (text) => {
+  if (!/^https?:\/\//.test(text) || !URL.canParse(text)) throw new Error(`Expected an http:// or https:// URL but received ${text}`)
+  return text.replace(/\/+$/, "")
+})
+
+const signingKey = checked("KASSA_SIGNING_KEY", (text) => (TokenKeys.fromPems(text), text))
+
+// `parseMasterKey` names its source itself; the rendered line names the variable already.
+const vaultKey = checked("KASSA_VAULT_KEY", (text) => (SqlCardVault.parseMasterKey(text, "the value"), text))
+
+/**
+ * Every setting of the server.
+ *
+ * @since 0.1.0
+ */
+export const server: Config.Config<ServerConfig> = Config.all({
+  port: Config.port("PORT").pipe(Config.withDefault(8022)),
+  host: host.pipe(Config.withDefault("0.0.0.0")),
+  dataDir: Config.string("KASSA_DATA_DIR").pipe(Config.withDefault(".kassa"), Config.map((dir) => path.resolve(dir))),
+  databaseUrl: Config.option(Config.string("DATABASE_URL")),
+  poolSize: Config.option(wholeNumber("KASSA_DB_POOL_SIZE", 1, 1000)),
+  preparedStatements: Config.option(flag("KASSA_DB_PREPARED_STATEMENTS")),
+  databaseWaitSeconds: wholeNumber("KASSA_DB_WAIT_SECONDS", 0, 3600).pipe(Config.withDefault(30)),
+  signingKey: Config.option(signingKey),
+  vaultKey: Config.option(vaultKey),
+  publicUrl: Config.option(publicUrl),
+  provisionDemo: Config.option(flag("KASSA_PROVISION_DEMO")),
+  allowPrivateNetworks: flag("KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS").pipe(Config.withDefault(false)),
+  webhookConcurrency: Config.option(wholeNumber("KASSA_WEBHOOK_CONCURRENCY", 1, 1000)),
+  tracing: flag("KASSA_TRACING").pipe(Config.withDefault(false)),
+  countStatements: flag("KASSA_COUNT_STATEMENTS").pipe(Config.withDefault(false))
+}).pipe(
+  Config.mapOrFail((c) =>
+    Either.map(
+      Either.mapLeft(
+        Database.fromUrl(Option.getOrUndefined(c.databaseUrl), c.dataDir, {
+          maxConnections: Option.getOrUndefined(c.poolSize),
+          preparedStatements: Option.getOrUndefined(c.preparedStatements)
+        }),
+        (message) => ConfigError.InvalidData(["DATABASE_URL"], message)
+      ),
+      (database): ServerConfig => ({
+        port: c.port,
+        host: c.host,
+        dataDir: c.dataDir,
+        database,
+        databaseWaitSeconds: c.databaseWaitSeconds,
+        signingKey: Option.getOrUndefined(c.signingKey),
+        vaultKey: Option.getOrUndefined(c.vaultKey),
+        webhooks: { allowPrivateNetworks: c.allowPrivateNetworks, concurrency: Option.getOrUndefined(c.webhookConcurrency) },
+        settings: { publicUrl: Option.getOrElse(c.publicUrl, () => `http://localhost:${c.port}`) },
+        // The demo merchant is for trying Kassa out on its embedded store, not for a shared database.
+        provisionDemo: Option.getOrElse(c.provisionDemo, () => database._tag === "sqlite"),
+        tracing: c.tracing,
+        countStatements: c.countStatements
+      })
+    )
+  )
+)
+
+/**
+ * A config failure as one line: `NAME: what is wrong` for each bad setting.
+ *
+ * @since 0.1.0
+ */
+export const render = (error: ConfigError.ConfigError): string => {
+  const leaves = (e: ConfigError.ConfigError): Array<string> =>
+    e._op === "And" || e._op === "Or"
+      ? [...leaves(e.left), ...leaves(e.right)]
+      : [e.path.length > 0 ? `${e.path.join(".")}: ${e.message}` : e.message]
+  return [...new Set(leaves(error))].join("; ")
 }
+
+/** The server's settings from `env`. @since 0.1.0 */
+export const load = (env: NodeJS.ProcessEnv): Effect.Effect<ServerConfig, ConfigError.ConfigError> =>
+  Effect.withConfigProvider(server, provider(env))
+
+/** The server's settings from `env`; throws the rendered failure. @since 0.1.0 */
+export const fromEnv = (env: NodeJS.ProcessEnv = process.env): ServerConfig =>
+  Either.getOrThrowWith(Effect.runSync(Effect.either(load(env))), (error) => new Error(render(error)))

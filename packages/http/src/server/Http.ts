@@ -15,6 +15,7 @@ import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import { KassaApi } from "../api/KassaApi.js"
 import { serviceTags } from "../Kassa.js"
+import * as AccessLog from "./AccessLog.js"
 import * as Auth from "./Auth.js"
 import * as Docs from "./Docs.js"
 import * as Envelope from "./Envelope.js"
@@ -55,14 +56,14 @@ export const app = Layer.mergeAll(
 ).pipe(Layer.provideMerge(api), Layer.provideMerge(Metrics.layer))
 
 /** Kassa's services a request may reach: core's (and the ledger's account reads). */
-const reachable = new Set<string>([...serviceTags, Ledger, Statements.StatementCounts].map((tag) => tag.key))
+const reachable = new Set<string>([...serviceTags, Ledger, Statements.StatementCounts, AccessLog.AccessLog].map((tag) => tag.key))
 
 /**
  * Builds the server where, of Kassa's services, only those a request reaches are seen: not the
  * storage ports behind core's services. Every service given to a request's fiber copies its whole
  * context (about six times a request, inside `@effect/platform`), and the ports were half of its
  * 64 entries. Effect's and the platform's services pass. A service read at request time with
- * `Effect.serviceOption` must be listed (statement counting is).
+ * `Effect.serviceOption` must be listed (statement counting and the access log are).
  *
  * @since 0.1.0 @category layers
  */

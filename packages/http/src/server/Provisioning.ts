@@ -1,7 +1,8 @@
 /**
  * The demo merchant of a first start: a party with a contract, a test shop (RUB, a test
  * category) and a second shop, an API key and an operator token, written to
- * `<dataDir>/dev-credentials.json`. Later starts on the same store reuse them.
+ * `<dataDir>/dev-credentials.json` (readable by its owner only). Later starts on the same store
+ * reuse them.
  *
  * @since 0.1.0
  */
@@ -21,6 +22,9 @@ export interface DevCredentials {
   readonly adminToken: string
 }
 
+/** Where the demo merchant's credentials are kept (mode 0600). @since 0.1.0 */
+export const credentialsFile = (dataDir: string) => path.join(dataDir, "dev-credentials.json")
+
 const read = (file: string): Option.Option<DevCredentials> => {
   try {
     return Option.some(JSON.parse(fs.readFileSync(file, "utf8")) as DevCredentials)
@@ -36,7 +40,7 @@ const read = (file: string): Option.Option<DevCredentials> => {
  */
 export const provision = (dataDir: string) =>
   Effect.gen(function*() {
-    const file = path.join(dataDir, "dev-credentials.json")
+    const file = credentialsFile(dataDir)
     const parties = yield* PartyService.PartyService
     const existing = read(file)
     if (Option.isSome(existing)) {
@@ -67,25 +71,23 @@ export const provision = (dataDir: string) =>
     }
     fs.mkdirSync(dataDir, { recursive: true })
     fs.writeFileSync(file, JSON.stringify(credentials, null, 2) + "\n", { mode: 0o600 })
+    // `mode` applies to a new file only: one left by an earlier store keeps its own otherwise.
+    fs.chmodSync(file, 0o600)
     return { credentials, created: true }
   })
 
-/** Provisions on start and prints the credentials. @since 0.1.0 @category layers */
+/**
+ * Provisions on start and logs where the credentials are: the file, never the secrets.
+ *
+ * @since 0.1.0 @category layers
+ */
 export const layer = (dataDir: string) =>
   Layer.effectDiscard(
     provision(dataDir).pipe(
       Effect.flatMap(({ created, credentials }) =>
-        Effect.sync(() =>
-          console.log(
-            [
-              created ? "Provisioned the demo merchant:" : "Demo merchant:",
-              `  partyID    ${credentials.partyID}`,
-              `  shopIDs    ${credentials.shopIDs.join(", ")}`,
-              `  apiKey     ${credentials.apiKey}`,
-              `  adminToken ${credentials.adminToken}`,
-              `  (also in ${path.join(dataDir, "dev-credentials.json")})`
-            ].join("\n")
-          )
+        Effect.logInfo(
+          `${created ? "provisioned the demo merchant" : "demo merchant"}: party ${credentials.partyID}, ` +
+            `shops ${credentials.shopIDs.join(", ")}; its API key and operator token are in ${credentialsFile(dataDir)}`
         )
       )
     )

@@ -11,7 +11,8 @@
  * - `X-Request-Deadline` is honoured: past it the request is stopped (its transaction rolls
  *   back) and answered 504 `{message}`;
  * - JSON responses carry exactly `application/json; charset=utf-8`;
- * - every log line of the request carries its `X-Request-ID`; metrics per operation and status;
+ * - every log line of the request carries its `X-Request-ID`; one access-log line and metrics
+ *   per request, by operation and status;
  *   the SQL statements it issues are counted as its operation's (`Statements`).
  *
  * @since 0.1.0
@@ -33,6 +34,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { KassaApi } from "../api/KassaApi.js"
+import * as AccessLog from "./AccessLog.js"
 import * as InputLimits from "./InputLimits.js"
 import { Metrics } from "./Metrics.js"
 import { resolver } from "./Operations.js"
@@ -95,6 +97,7 @@ const middleware = HttpApiBuilder.middleware(
     const operationOf = resolver(KassaApi)
     // Each service or fiber ref a request sets copies its whole context: only what is used.
     const counting = Option.isSome(yield* Effect.serviceOption(Statements.StatementCounts))
+    const accessLog = Option.isSome(yield* Effect.serviceOption(AccessLog.AccessLog))
 
     return (app: HttpApp.Default) =>
       Effect.gen(function*() {
@@ -106,14 +109,16 @@ const middleware = HttpApiBuilder.middleware(
         const requestId = original.headers["x-request-id"] ?? ""
         const operation = operationOf(request.method, path)
 
-        yield* HttpApp.appendPreResponseHandler((_req, response) =>
-          Effect.sync(() => {
-            metrics.record(operation, response.status, (performance.now() - started) / 1000)
-            return response.body._tag === "Uint8Array" && response.body.contentType.startsWith("application/json")
-              ? HttpServerResponse.setBody(response, HttpBody.uint8Array(response.body.body, JSON_TYPE))
-              : response
-          })
-        )
+        yield* HttpApp.appendPreResponseHandler((_req, response) => {
+          const milliseconds = performance.now() - started
+          metrics.record(operation, response.status, milliseconds / 1000)
+          const answer = response.body._tag === "Uint8Array" && response.body.contentType.startsWith("application/json")
+            ? HttpServerResponse.setBody(response, HttpBody.uint8Array(response.body.body, JSON_TYPE))
+            : response
+          return accessLog
+            ? Effect.as(AccessLog.log({ request: original, response, operation, requestId, milliseconds }), answer)
+            : Effect.succeed(answer)
+        })
 
         const length = Number(original.headers["content-length"] ?? 0)
         if (length > maxBodyBytes) return invalidRequest(`Request body exceeds ${maxBodyBytes} bytes`)

@@ -14,28 +14,83 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as HttpServer from "@effect/platform/HttpServer"
-import { Statements } from "@kassa/adapters"
+import { Database, Migrations, Statements } from "@kassa/adapters"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import * as Logger from "effect/Logger"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
 import { createServer } from "node:http"
 import * as Kassa from "../Kassa.js"
+import * as AccessLog from "./AccessLog.js"
 import * as Config from "./Config.js"
 import * as Http from "./Http.js"
+import * as Logging from "./Logging.js"
+import * as Preflight from "./Preflight.js"
 import * as Provisioning from "./Provisioning.js"
+import { version } from "./Version.js"
 
-const config = Config.fromEnv()
+const roles = ["HTTP API", "timers", "webhook dispatcher"]
+
+const migrationsLine = Layer.effectDiscard(
+  Effect.flatMap(Migrations.Applied, ({ applied, total }) =>
+    Effect.logInfo(
+      applied.length === 0
+        ? `migrations: none to apply (${total} applied before)`
+        : `migrations: applied ${applied.length} of ${total} (${applied[0]} to ${applied[applied.length - 1]})`
+    ))
+)
 
 // Ready before listen: the domain (database, migrations) is built first, then the demo
 // merchant, then the HTTP server, which opens its port last.
-const main = Http.serve.pipe(
-  HttpServer.withLogAddress,
-  Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
-  Layer.provide(config.provisionDemo ? Provisioning.layer(config.dataDir) : Layer.empty),
-  Layer.provideMerge(Kassa.layer(config)),
-  Layer.provideMerge(config.countStatements ? Statements.layer : Layer.empty),
-  Layer.provide(Logger.json),
-  // Spans cost throughput and this binary exports none: off unless KASSA_TRACING asks.
-  Layer.provide(config.tracing ? Layer.empty : Layer.setTracerEnabled(false))
-)
+const server = (config: Config.ServerConfig, ready: Ref.Ref<boolean>) =>
+  Layer.effectDiscard(
+    HttpServer.addressFormattedWith((address) =>
+      Effect.logInfo(`ready on ${address}; running: ${roles.join(", ")}`).pipe(Effect.zipRight(Ref.set(ready, true)))
+    )
+  ).pipe(
+    Layer.provideMerge(Http.serve),
+    Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
+    Layer.provide(config.provisionDemo ? Provisioning.layer(config.dataDir) : Layer.empty),
+    Layer.provide(migrationsLine),
+    Layer.provideMerge(Kassa.layer(config)),
+    Layer.provideMerge(config.countStatements ? Statements.layer : Layer.empty),
+    Layer.provideMerge(AccessLog.layer),
+    // Spans cost throughput and this binary exports none: off unless KASSA_TRACING asks.
+    Layer.provide(config.tracing ? Layer.empty : Layer.setTracerEnabled(false))
+  )
 
-NodeRuntime.runMain(Layer.launch(main), { disablePrettyLogger: true })
+const start = (ready: Ref.Ref<boolean>) => Effect.gen(function*() {
+  const config = yield* Config.server.pipe(
+    Effect.mapError((error) => new Preflight.StartError({ message: Config.render(error) }))
+  )
+  yield* Effect.logInfo(`store: ${Database.describe(config.database)}`)
+  yield* Effect.logInfo(`data dir: ${config.dataDir}`)
+  yield* Effect.logInfo(`listen: ${config.host}:${config.port}`)
+  yield* Preflight.check(config)
+  return yield* Layer.launch(server(config, ready))
+})
+
+/** Every way a start or a run ends badly, as one line of the log. */
+const report = (ready: Ref.Ref<boolean>) => (cause: Cause.Cause<unknown>) => {
+  if (Cause.isInterruptedOnly(cause)) return Effect.void
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure) && failure.value instanceof Preflight.StartError) return Effect.logFatal(`start failed: ${failure.value.message}`)
+  return Effect.flatMap(Ref.get(ready), (running) => Effect.logFatal(running ? "stopped by an unexpected failure" : "start failed", cause))
+}
+
+const main = Effect.gen(function*() {
+  const logging = yield* Effect.either(Logging.config)
+  const ready = yield* Ref.make(false)
+  yield* Effect.gen(function*() {
+    yield* Effect.logInfo(`Kassa ${version}`)
+    if (Either.isLeft(logging)) return yield* new Preflight.StartError({ message: Config.render(logging.left) })
+    return yield* start(ready)
+  }).pipe(
+    Effect.tapErrorCause(report(ready)),
+    Effect.provide(Logging.layer(Either.getOrElse(logging, () => Logging.defaults)))
+  )
+}).pipe(Effect.withConfigProvider(Config.provider(process.env)))
+
+NodeRuntime.runMain(main, { disableErrorReporting: true, disablePrettyLogger: true })

@@ -1,0 +1,47 @@
+import { assert, describe, it } from "@effect/vitest"
+import { BundledServer } from "@kassa/testing"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { inputs, isStale } from "../scripts/bundle.mjs"
+
+describe("the bundle step of npm start", () => {
+  it("rebuilds only when the bundle is missing or older than a source file or the lockfile", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-bundle-"))
+    try {
+      const src = path.join(dir, "src", "server")
+      fs.mkdirSync(src, { recursive: true })
+      const source = path.join(src, "main.ts")
+      const lockfile = path.join(dir, "package-lock.json")
+      const bundle = path.join(dir, "server.js")
+      const at = (file: string, seconds: number) => fs.utimesSync(file, seconds, seconds)
+      fs.writeFileSync(source, "")
+      fs.writeFileSync(lockfile, "{}")
+      const sources = [path.join(dir, "src"), lockfile]
+      at(source, 1_000)
+      at(lockfile, 1_000)
+      assert.isTrue(isStale(bundle, sources))
+      fs.writeFileSync(bundle, "")
+      at(bundle, 2_000)
+      assert.isFalse(isStale(bundle, sources))
+      at(source, 3_000)
+      assert.isTrue(isStale(bundle, sources))
+      at(bundle, 4_000)
+      at(lockfile, 5_000)
+      assert.isTrue(isStale(bundle, sources))
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("after a build, the repository's bundle is up to date with everything it is built from", () => {
+    BundledServer.ensureBundle()
+    assert.isFalse(isStale(BundledServer.bundlePath, inputs()))
+    assert.includeMembers(inputs().map((p) => path.relative(path.resolve(BundledServer.bundlePath, "../../../.."), p)), [
+      "packages/core/src",
+      "packages/adapters/src",
+      "packages/http/src",
+      "package-lock.json"
+    ])
+  }, 120_000)
+})

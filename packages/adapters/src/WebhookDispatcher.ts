@@ -68,7 +68,10 @@ import { agents as makeAgents, send, type SendResult } from "./internal/webhooks
 
 /** @since 0.1.0 @category models */
 export interface WebhookOptions {
-  /** Lifts the SSRF guard (development, tests): `KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`. */
+  /**
+   * Lets webhooks reach loopback and private networks too (development, tests), never
+   * link-local or cloud metadata: `KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`.
+   */
   readonly allowPrivateNetworks?: boolean | undefined
   /**
    * How often the loops look for work when nothing told them of any (default 50 ms). Notifications

@@ -717,7 +717,7 @@ for (const dialect of Dialects.dialects()) {
           // the system resolver: localhost is loopback
           const system = (yield* Layer.build(WebhookDispatcher.urlGuardLayer())).pipe(Context.get(WebhookUrlGuard))
           assert.match(Option.getOrThrow(yield* system.check("http://localhost:9/hook")), /localhost resolves to .*loopback/)
-          assert.isTrue(Option.isNone(yield* system.check("https://203.0.113.10/hook")))
+          assert.isTrue(Option.isNone(yield* system.check("https://93.184.216.34/hook")))
           for (const url of ["https://good.test/hook", "https://93.184.216.34/hook", "https://[2606:4700::1111]/", "https://unresolvable.test/"]) {
             assert.isTrue(Option.isNone(yield* strict.check(url)), `${url} should be allowed`)
           }
@@ -749,6 +749,53 @@ for (const dialect of Dialects.dialects()) {
           const [namedDelivery] = yield* deliveriesOf(named.id)
           const [namedAttempt] = yield* Effect.flatMap(WebhookService, (s) => s.attempts(named.id, namedDelivery!.id)).pipe(Effect.orDie)
           assert.match(namedAttempt!.error!, /evil\.test resolves to 127\.0\.0\.1/)
+        }))
+
+      it.scoped("the development allowance lets loopback and private networks through, never link-local or cloud metadata", () =>
+        Effect.gen(function*() {
+          const dev = (yield* Layer.build(WebhookDispatcher.urlGuardLayer({
+            allowPrivateNetworks: true,
+            resolve: async (host: string) =>
+              host === "metadata.test"
+                ? [{ address: "169.254.169.254", family: 4 }]
+                : host === "lan.test"
+                ? [{ address: "192.168.1.20", family: 4 }]
+                : []
+          }))).pipe(Context.get(WebhookUrlGuard))
+          for (const url of ["http://127.0.0.1:8080/hook", "http://[::1]/", "http://10.1.2.3/", "http://[fd12::1]/", "http://lan.test/"]) {
+            assert.isTrue(Option.isNone(yield* dev.check(url)), `${url} should be allowed in development`)
+          }
+          for (
+            const url of [
+              "http://169.254.169.254/latest/meta-data",
+              "http://0xa9fea9fe/",
+              "http://2852039166/",
+              "http://[::ffff:169.254.169.254]/",
+              "http://[fd00:ec2::254]/",
+              "http://169.254.10.10/",
+              "http://[fe80::1]/",
+              "http://198.18.0.1/",
+              "http://metadata.test/"
+            ]
+          ) {
+            assert.isTrue(Option.isSome(yield* dev.check(url)), `${url} should be refused even in development`)
+          }
+          // at send time: a name that resolves to the metadata endpoint is refused on the resolved address
+          const m = yield* Fixtures.merchant()
+          const r = yield* Receiver.make
+          const hook = yield* hookFor(m, `http://metadata.test:${new URL(r.url).port}/x`, { eventTypes: ["InvoiceCreated"] })
+          const resolving = yield* anotherDispatcher({
+            allowPrivateNetworks: true,
+            run: false,
+            resolve: async () => [{ address: "169.254.169.254", family: 4 }]
+          })
+          yield* newInvoice(m)
+          yield* resolving.fanOut
+          yield* resolving.deliverDue
+          assert.strictEqual((yield* r.requests).length, 0)
+          const [delivery] = yield* deliveriesOf(hook.id)
+          const [attempt] = yield* Effect.flatMap(WebhookService, (s) => s.attempts(hook.id, delivery!.id)).pipe(Effect.orDie)
+          assert.match(attempt!.error!, /refused.*metadata\.test resolves to 169\.254\.169\.254 \(cloudMetadata\)/)
         }))
 
       it.scoped("redirects are not followed; no answer within the timeout is a failure", () =>

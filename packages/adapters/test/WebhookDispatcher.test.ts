@@ -10,6 +10,7 @@ import { WebhookUrlGuard } from "@kassa/core/ports/WebhookUrlGuard"
 import * as Notification from "@kassa/core/webhook/Notification"
 import * as RetrySchedule from "@kassa/core/webhook/RetrySchedule"
 import * as Webhook from "@kassa/core/webhook/Webhook"
+import * as WebhookKey from "@kassa/core/webhook/WebhookKey"
 import { WebhookService } from "@kassa/core/webhook/WebhookService"
 import * as Kassa from "@kassa/http/Kassa"
 import { verifyNotification } from "@kassa/http/Notifications"
@@ -346,6 +347,47 @@ for (const dialect of Dialects.dialects()) {
   layer(stack(dialect, { allowPrivateNetworks: true, run: false, timeout: "2 seconds" }), { timeout: "180 seconds" })(
     `Webhooks, queue [${dialect}]`,
     (it) => {
+      it.scoped("a rotated key signs what was queued before the rotation for the window, then the party's current key signs it", () =>
+        Effect.gen(function*() {
+          const d = yield* dispatcher
+          const service = yield* WebhookService
+          const m = yield* Fixtures.merchant()
+          const party = Ids.PartyID.make(m.partyID)
+          const r = yield* Receiver.make
+          const hook = yield* hookFor(m, r.urlFor("/rotation"), { eventTypes: ["InvoiceCreated"] })
+          const signedWith = (invoiceID: string, publicKey: string) =>
+            Effect.map(r.requests, (rs) => rs.filter(forInvoice(invoiceID)).map((q) => verifyNotification(q.body, q.headers["content-signature"], publicKey)))
+
+          const before = yield* newInvoice(m)
+          yield* d.fanOut
+          const first = yield* service.rotateKey(party)
+          assert.strictEqual(first.previous?.publicKey, hook.publicKey)
+          assert.strictEqual(first.previous!.signsQueuedUntil.getTime(), first.createdAt.getTime() + WebhookKey.ROTATION_WINDOW_MS)
+          const after = yield* newInvoice(m)
+          yield* d.fanOut
+          yield* d.deliverDue
+          assert.deepStrictEqual(yield* signedWith(before.id, hook.publicKey), [true])
+          assert.deepStrictEqual(yield* signedWith(after.id, first.publicKey), [true])
+          assert.deepStrictEqual(yield* signedWith(after.id, hook.publicKey), [false])
+
+          // queued under the first key, failing: within the window its retries keep that key,
+          // after the window the party's current key signs it
+          const late = yield* newInvoice(m)
+          yield* r.answer([500, 500], forInvoice(late.id))
+          yield* d.fanOut
+          yield* d.deliverDue
+          const second = yield* service.rotateKey(party)
+          assert.strictEqual(second.previous?.publicKey, first.publicKey)
+          assert.strictEqual((yield* service.get(party, hook.id)).publicKey, second.publicKey)
+          yield* TestClock.adjust("30 seconds")
+          yield* d.deliverDue
+          yield* TestClock.adjust(WebhookKey.ROTATION_WINDOW_MS)
+          yield* d.deliverDue
+          assert.deepStrictEqual(typesOf((yield* r.requests).filter(forInvoice(late.id))), ["InvoiceCreated:500", "InvoiceCreated:500", "InvoiceCreated:200"])
+          assert.deepStrictEqual(yield* signedWith(late.id, first.publicKey), [true, true, false])
+          assert.deepStrictEqual(yield* signedWith(late.id, second.publicKey), [false, false, true])
+        }))
+
       it.scoped("order is kept per subject while a failing subject does not hold up another", () =>
         Effect.gen(function*() {
           const d = yield* dispatcher

@@ -1,6 +1,6 @@
 /**
  * The webhook as the merchant manages it: a URL subscribed to a topic of one shop, with the
- * event types it wants and the public half of the key that signs its notifications.
+ * event types it wants and the public half of its party's key that signs its notifications.
  *
  * @since 0.1.0
  */
@@ -108,7 +108,7 @@ export type WebhookParams = typeof WebhookParams.Type
 
 /**
  * The webhook as the interface shows it. `publicKey` is the PEM block of the RSA key that
- * verifies its notifications.
+ * verifies its notifications: the party's current key, the same for all its webhooks.
  *
  * @since 0.1.0 @category schemas
  */
@@ -124,14 +124,12 @@ export const Webhook = Schema.Struct({
 export type Webhook = typeof Webhook.Type
 
 /**
- * The webhook as stored: the interface's fields plus the sealed private key (never shown) and
- * the creation time.
+ * The webhook as stored: the interface's fields (`publicKey` read from the party's current key)
+ * plus the creation time.
  *
  * @since 0.1.0 @category models
  */
 export interface WebhookRecord extends Webhook {
-  /** What `WebhookKeys` needs to sign: sealed, never logged, never answered. */
-  readonly privateKeyRef: string
   readonly createdAt: Date
 }
 

@@ -249,25 +249,28 @@ for (const dialect of Dialects.dialects()) {
         const sql = yield* SqlClient.SqlClient
         const bodies = yield* sql<{ body: string }>`SELECT body FROM webhook_deliveries WHERE webhook_id = ${hook.id}`.pipe(Effect.orDie)
         for (const b of bodies) assert.notInclude(b.body, CARD)
-        const stored = yield* sql<{ privateKey: string }>`SELECT private_key FROM webhooks WHERE id = ${hook.id}`.pipe(Effect.orDie)
+        const stored = yield* sql<{ privateKey: string }>`SELECT private_key FROM webhook_keys WHERE party_id = ${m.partyID}`.pipe(Effect.orDie)
         assert.notInclude(stored[0]!.privateKey, "PRIVATE KEY")
         assert.isFalse(/^MII/.test(stored[0]!.privateKey), "the private key is sealed, not plain DER")
       }))
 
-    it.scoped("each webhook has its own key; another webhook's key does not verify", () =>
+    it.scoped("a party's webhooks share its key; another party's key does not verify", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()
+        const other = yield* Fixtures.merchant()
         const r = yield* Receiver.make
         const a = yield* hookFor(m, r.urlFor("/a"), { eventTypes: ["InvoiceCreated"] })
         const b = yield* hookFor(m, r.urlFor("/b"), { eventTypes: ["InvoiceCreated"] })
-        assert.notStrictEqual(a.publicKey, b.publicKey)
+        const theirs = yield* hookFor(other, r.urlFor("/theirs"), { eventTypes: ["InvoiceCreated"] })
+        assert.strictEqual(a.publicKey, b.publicKey)
+        assert.notStrictEqual(theirs.publicKey, a.publicKey)
         const invoice = yield* newInvoice(m)
         const got = yield* r.waitFor(2, { match: forInvoice(invoice.id) })
         const atA = got.find((x) => x.path === "/a")!
         const atB = got.find((x) => x.path === "/b")!
         assertSigned(atA, a.publicKey)
-        assertSigned(atB, b.publicKey)
-        assert.isFalse(verifyNotification(atA.body, atA.headers["content-signature"], b.publicKey))
+        assertSigned(atB, a.publicKey)
+        assert.isFalse(verifyNotification(atA.body, atA.headers["content-signature"], theirs.publicKey))
       }))
 
     it.scoped("customers' notifications: created, binding started and succeeded, ready, deleted", () =>

@@ -34,14 +34,7 @@ import { customerNotificationsOf, customerSnapshotsAt, decodeCustomerChanges } f
 import type { InvoiceRecord } from "@kassa/core/invoice/Invoice"
 import type { PaymentRecord } from "@kassa/core/payment/Payment"
 import type { Notification } from "@kassa/core/webhook/Notification"
-import {
-  chargedBackNotification,
-  decodeChanges,
-  notificationsOf,
-  snapshotsAt,
-  subscriptionFor,
-  takesPaymentBack
-} from "@kassa/core/webhook/NotificationMapping"
+import { decodeChanges, notificationsOf, snapshotsAt, subscriptionFor } from "@kassa/core/webhook/NotificationMapping"
 import { nextAttemptAt } from "@kassa/core/webhook/RetrySchedule"
 import type { WebhookScope } from "@kassa/core/webhook/Webhook"
 import { signingKeyRef } from "@kassa/core/webhook/WebhookKey"
@@ -309,27 +302,6 @@ const make = (options: WebhookOptions) =>
       return itemsFor(hooks, subject, at, notificationsOf(event, snapshots.value))
     }
 
-    /**
-     * A chargeback event (aggregate `invoice/payment/chargeback`): `PaymentChargedBack` when it
-     * took the whole payment back, queued with the invoice's notifications so it keeps their order.
-     */
-    const chargebackItems = (row: any, hooksOf: HooksOf) =>
-      Effect.gen(function*() {
-        const [invoiceID, paymentID] = String(row.aggregateId).split("/")
-        if (invoiceID === undefined || paymentID === undefined) return []
-        const hooks = yield* hooksOf(row.partyId, "InvoicesTopic")
-        if (hooks.length === 0) return []
-        const [event] = yield* events.list({ aggregateType: "chargeback", aggregateID: row.aggregateId, after: int(row.eventId) - 1, limit: 1 })
-        if (event === undefined || !takesPaymentBack(event.changes)) return []
-        const data = (yield* invoiceData([invoiceID])).get(invoiceID)
-        if (data === undefined) return []
-        const { at, snapshots } = snapshotsOf(data)
-        if (Option.isNone(snapshots)) return []
-        const notification = chargedBackNotification({ eventID: at, occuredAt: event.createdAt }, snapshots.value, paymentID)
-        const subject = { type: "invoice", id: invoiceID, shopID: snapshots.value.invoice.shopID }
-        return itemsFor(hooks, subject, at, Option.toArray(notification))
-      })
-
     /** A customer event: `CustomersTopic`, one queue per webhook × customer. */
     const customerItems = (row: any, hooksOf: HooksOf) =>
       Effect.gen(function*() {
@@ -380,8 +352,6 @@ const make = (options: WebhookOptions) =>
           ? Effect.sync(() => invoiceItems(row, invoiceHooks.get(row)!, data.get(String(row.aggregateId))))
           : row.aggregateType === "customer"
           ? sql.withTransaction(customerItems(row, hooksOf))
-          : row.aggregateType === "chargeback"
-          ? sql.withTransaction(chargebackItems(row, hooksOf))
           : Effect.succeed([])
         items.push(...yield* made.pipe(Effect.catchAllCause(skipped(row))))
       }

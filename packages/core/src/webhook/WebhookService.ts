@@ -24,6 +24,7 @@ import type { Delivery } from "./Delivery.js"
 import {
   LIMIT_MESSAGE,
   MAX_INVOICE_WEBHOOKS_PER_SHOP,
+  storedScope,
   toWebhook,
   type WebhookParams,
   type WebhookRecord
@@ -91,7 +92,7 @@ export class WebhookService extends Effect.Service<WebhookService>()("kassa/Webh
       const record: WebhookRecord = {
         id: yield* ids.next,
         active: true,
-        scope: params.scope,
+        scope: storedScope(params.scope),
         partyID: caller,
         url: params.url,
         publicKey: key.publicKey,

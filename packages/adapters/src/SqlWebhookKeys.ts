@@ -49,6 +49,12 @@ export const layer = Layer.effect(
         }).pipe(Effect.orDie),
       rotate: (key) =>
         Effect.gen(function*() {
+          // Concurrent rotations of one party's key take turns (SQLite serialises every write
+          // transaction): a later one then retires the key an earlier one made.
+          yield* sql.onDialectOrElse({
+            pg: () => sql`SELECT id FROM parties WHERE id = ${key.partyID} FOR UPDATE`,
+            orElse: () => Effect.void
+          })
           const retired = yield* sql`UPDATE webhook_keys SET retired_at = ${key.createdAt.getTime()}
             WHERE party_id = ${key.partyID} AND retired_at IS NULL RETURNING *`
           yield* sql`INSERT INTO webhook_keys ${sql.insert(toRow(key))}`

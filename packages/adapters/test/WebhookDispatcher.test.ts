@@ -6,6 +6,7 @@ import * as SqlWebhooks from "@kassa/adapters/SqlWebhooks"
 import * as WebhookDispatcher from "@kassa/adapters/WebhookDispatcher"
 import { CustomerService, Ids, InvoiceService, PaymentResources, PaymentService } from "@kassa/core"
 import { EventLog } from "@kassa/core/ports/EventLog"
+import { WebhookKeyRepository } from "@kassa/core/ports/WebhookKeyRepository"
 import { WebhookUrlGuard } from "@kassa/core/ports/WebhookUrlGuard"
 import * as Notification from "@kassa/core/webhook/Notification"
 import * as RetrySchedule from "@kassa/core/webhook/RetrySchedule"
@@ -389,6 +390,20 @@ for (const dialect of Dialects.dialects()) {
           assert.deepStrictEqual(typesOf((yield* r.requests).filter(forInvoice(late.id))), ["InvoiceCreated:500", "InvoiceCreated:500", "InvoiceCreated:200"])
           assert.deepStrictEqual(yield* signedWith(late.id, first.publicKey), [true, true, false])
           assert.deepStrictEqual(yield* signedWith(late.id, second.publicKey), [false, false, true])
+        }))
+
+      it.scoped("concurrent rotations of one party's key leave it one current key, the others retired", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const keys = yield* WebhookKeyRepository
+          const m = yield* Fixtures.merchant()
+          const key = (n: number) => ({ id: `${m.partyID}-k${n}`, partyID: m.partyID, publicKey: `pub${n}`, privateKeyRef: `ref${n}`, createdAt: new Date(n) })
+          yield* keys.insertIfAbsent(key(0))
+          const retired = yield* Effect.all([1, 2, 3, 4].map((n) => sql.withTransaction(keys.rotate(key(n)))), { concurrency: "unbounded" })
+          assert.deepStrictEqual(retired.map(Option.isSome), [true, true, true, true])
+          const rows = yield* sql<{ id: string; retiredAt: unknown }>`SELECT id, retired_at FROM webhook_keys WHERE party_id = ${m.partyID}`.pipe(Effect.orDie)
+          assert.strictEqual(rows.length, 5)
+          assert.strictEqual(rows.filter((r) => r.retiredAt === null).length, 1)
         }))
 
       it.scoped("order is kept per subject while a failing subject does not hold up another", () =>

@@ -24,6 +24,7 @@ import eventHeads from "./internal/migrations/0014_event_heads.js"
 import outboxPruned from "./internal/migrations/0015_outbox_pruned.js"
 import searchPayersDeferred from "./internal/migrations/0016_search_payers_deferred.js"
 import idempotencyNamespaces from "./internal/migrations/0017_idempotency_namespaces.js"
+import partyWebhookKeys from "./internal/migrations/0018_party_webhook_keys.js"
 
 const migrations = Migrator.fromRecord({
   "0001_kernel": kernel,
@@ -42,7 +43,8 @@ const migrations = Migrator.fromRecord({
   "0014_event_heads": eventHeads,
   "0015_outbox_pruned": outboxPruned,
   "0016_search_payers_deferred": searchPayersDeferred,
-  "0017_idempotency_namespaces": idempotencyNamespaces
+  "0017_idempotency_namespaces": idempotencyNamespaces,
+  "0018_party_webhook_keys": partyWebhookKeys
 })
 
 /**

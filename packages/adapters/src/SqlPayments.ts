@@ -30,7 +30,8 @@ const dataOf = (p: PaymentRecord) => ({
   capture: p.capture,
   cancelReason: p.cancelReason,
   recurrentToken: p.recurrentToken,
-  cart: p.cart
+  cart: p.cart,
+  chargedBack: p.chargedBack
 })
 
 /**
@@ -63,6 +64,7 @@ export const fromRow = (r: any): PaymentRecord => {
     ...(d.allocation === undefined ? {} : { allocation: d.allocation }),
     status: r.status,
     ...(d.error === undefined ? {} : { error: d.error }),
+    ...(d.chargedBack === true ? { chargedBack: true } : {}),
     authorizedAmount: d.authorizedAmount,
     activity: r.activity,
     tool: d.tool,

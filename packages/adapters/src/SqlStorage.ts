@@ -19,6 +19,7 @@ import * as SqlRefunds from "./SqlRefunds.js"
 import * as SqlShops from "./SqlShops.js"
 import * as SqlTimers from "./SqlTimers.js"
 import * as SqlTransactions from "./SqlTransactions.js"
+import * as SqlWebhookKeys from "./SqlWebhookKeys.js"
 import * as SqlWebhooks from "./SqlWebhooks.js"
 
 /** @since 0.1.0 @category layers */
@@ -39,5 +40,6 @@ export const layer = (options?: SqlTimers.SchedulerOptions) =>
     SqlIdempotency.layer,
     SqlTransactions.layer,
     SqlWebhooks.layer,
+    SqlWebhookKeys.layer,
     SqlTimers.layer(options)
   )

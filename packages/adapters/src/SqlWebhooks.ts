@@ -2,7 +2,8 @@
  * `WebhookRepository` and `WebhookDeliveries` on `SqlClient`.
  *
  * A deleted webhook keeps its row (`deleted_at`) so the operator still sees its deliveries;
- * every merchant read leaves it out, and its queue is discarded in the delete's transaction.
+ * every merchant read leaves it out, and its queue is discarded in the delete's transaction. A
+ * webhook's `publicKey` is its party's current key (`SqlWebhookKeys`).
  *
  * @since 0.1.0
  */
@@ -23,9 +24,12 @@ const fromRow = (r: any): WebhookRecord => ({
   partyID: r.partyId,
   url: r.url,
   publicKey: r.publicKey,
-  privateKeyRef: r.privateKey,
   createdAt: date(r.createdAt)
 })
+
+/** The webhooks with their party's current public key. */
+const withKey = `SELECT w.*, k.public_key FROM webhooks w
+  JOIN webhook_keys k ON k.party_id = w.party_id AND k.retired_at IS NULL`
 
 /** A delivery id from the wire: the queue's serial number. */
 const deliveryNumber = (id: string): number | undefined => (/^[1-9]\d{0,15}$/.test(id) ? Number(id) : undefined)
@@ -40,12 +44,12 @@ export const repositoryLayer = Layer.effect(
         AND topic = ${topic} AND deleted_at IS NULL`.pipe(Effect.map((rows) => int(rows[0]!.n)))
     return {
       findById: (partyID, id) =>
-        sql`SELECT * FROM webhooks WHERE id = ${id} AND party_id = ${partyID} AND deleted_at IS NULL`.pipe(
+        sql`${sql.literal(withKey)} WHERE w.id = ${id} AND w.party_id = ${partyID} AND w.deleted_at IS NULL`.pipe(
           Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))),
           Effect.orDie
         ),
       listByParty: (partyID) =>
-        sql`SELECT * FROM webhooks WHERE party_id = ${partyID} AND deleted_at IS NULL ORDER BY created_at, id`.pipe(
+        sql`${sql.literal(withKey)} WHERE w.party_id = ${partyID} AND w.deleted_at IS NULL ORDER BY w.created_at, w.id`.pipe(
           Effect.map((rows) => rows.map(fromRow)),
           Effect.orDie
         ),
@@ -68,8 +72,6 @@ export const repositoryLayer = Layer.effect(
               topic: w.scope.topic,
               scope: toJson(w.scope),
               url: w.url,
-              publicKey: w.publicKey,
-              privateKey: w.privateKeyRef,
               createdAt: w.createdAt.getTime(),
               deletedAt: null
             })

@@ -34,16 +34,10 @@ import { customerNotificationsOf, customerSnapshotsAt, decodeCustomerChanges } f
 import type { InvoiceRecord } from "@kassa/core/invoice/Invoice"
 import type { PaymentRecord } from "@kassa/core/payment/Payment"
 import type { Notification } from "@kassa/core/webhook/Notification"
-import {
-  chargedBackNotification,
-  decodeChanges,
-  notificationsOf,
-  snapshotsAt,
-  subscriptionFor,
-  takesPaymentBack
-} from "@kassa/core/webhook/NotificationMapping"
+import { decodeChanges, notificationsOf, snapshotsAt, subscriptionFor } from "@kassa/core/webhook/NotificationMapping"
 import { nextAttemptAt } from "@kassa/core/webhook/RetrySchedule"
 import type { WebhookScope } from "@kassa/core/webhook/Webhook"
+import { signingKeyRef } from "@kassa/core/webhook/WebhookKey"
 import type * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -58,7 +52,7 @@ import * as Statements from "./Statements.js"
 import { loadMasterKey } from "./SqlCardVault.js"
 import { rowLock } from "./internal/locks.js"
 import * as RealTime from "./internal/realTime.js"
-import { date, int, json } from "./internal/rows.js"
+import { date, int, json, optDate } from "./internal/rows.js"
 import { columns as invoiceColumns, fromRow as invoiceFromRow } from "./SqlInvoices.js"
 import { columns as paymentColumns, fromRow as paymentFromRow } from "./SqlPayments.js"
 import { checkUrl, type Resolver } from "./internal/webhooks/guard.js"
@@ -68,7 +62,10 @@ import { agents as makeAgents, send, type SendResult } from "./internal/webhooks
 
 /** @since 0.1.0 @category models */
 export interface WebhookOptions {
-  /** Lifts the SSRF guard (development, tests): `KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`. */
+  /**
+   * Lets webhooks reach loopback and private networks too (development, tests), never
+   * link-local or cloud metadata: `KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`.
+   */
   readonly allowPrivateNetworks?: boolean | undefined
   /**
    * How often the loops look for work when nothing told them of any (default 50 ms). Notifications
@@ -118,6 +115,26 @@ export const MAX_SOCKETS_PER_HOST = 32
 const RECORDS_PER_BATCH = 256
 
 const ms = (d: Duration.DurationInput | undefined, fallback: Duration.DurationInput) => Duration.toMillis(d ?? fallback)
+
+/**
+ * What a queued notification is sent with: its webhook and the keys that may sign it, the one
+ * it was queued under (`queued_key`) and its party's current one (`current_key`).
+ */
+const headColumns = `d.id, d.attempts, d.first_attempt_at, d.body, w.url, w.deleted_at,
+  qk.private_key AS queued_key, qk.retired_at AS queued_key_retired_at, ck.private_key AS current_key`
+const headJoins = `webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+  LEFT JOIN webhook_keys qk ON qk.id = d.key_id
+  LEFT JOIN webhook_keys ck ON ck.party_id = w.party_id AND ck.retired_at IS NULL`
+
+/** The sealed key a queue head (read with `headColumns`) is signed with at `now`. */
+const signingKeyOf = (head: any, now: number): string =>
+  signingKeyRef(
+    head.queuedKey === null || head.queuedKey === undefined
+      ? undefined
+      : { privateKeyRef: head.queuedKey, retiredAt: optDate(head.queuedKeyRetiredAt) },
+    head.currentKey,
+    now
+  )
 
 /** A successful attempt to record; `release` gives the subject back (its queue was drained at `version`). */
 interface Delivered {
@@ -194,7 +211,7 @@ const make = (options: WebhookOptions) =>
     // Fan-out
     // -------------------------------------------------------------------------------------------
 
-    type Hook = { readonly id: string; readonly scope: string }
+    type Hook = { readonly id: string; readonly scope: string; readonly keyId: string | null }
     type HooksOf = (partyID: string, topic: WebhookScope["topic"]) => Effect.Effect<ReadonlyArray<Hook>, SqlError>
 
     /** A party's webhooks of a topic, read once per fan-out batch (the batch is one transaction). */
@@ -203,8 +220,9 @@ const make = (options: WebhookOptions) =>
       return (partyID, topic) => {
         const key = `${topic}/${partyID}`
         const hooks = known.get(key)
-        return hooks !== undefined ? Effect.succeed(hooks) : sql<Hook>`SELECT id, scope FROM webhooks
-          WHERE party_id = ${partyID} AND topic = ${topic} AND deleted_at IS NULL ORDER BY created_at, id`.pipe(
+        return hooks !== undefined ? Effect.succeed(hooks) : sql<Hook>`SELECT w.id, w.scope, k.id AS key_id FROM webhooks w
+          LEFT JOIN webhook_keys k ON k.party_id = w.party_id AND k.retired_at IS NULL
+          WHERE w.party_id = ${partyID} AND w.topic = ${topic} AND w.deleted_at IS NULL ORDER BY w.created_at, w.id`.pipe(
             Effect.tap((read) => Effect.sync(() => void known.set(key, read)))
           )
       }
@@ -230,7 +248,8 @@ const make = (options: WebhookOptions) =>
             eventID,
             topic: notification.topic,
             eventType: notification.eventType,
-            body: JSON.stringify(notification)
+            body: JSON.stringify(notification),
+            keyID: hook.keyId ?? undefined
           })
         }
       }
@@ -283,27 +302,6 @@ const make = (options: WebhookOptions) =>
       return itemsFor(hooks, subject, at, notificationsOf(event, snapshots.value))
     }
 
-    /**
-     * A chargeback event (aggregate `invoice/payment/chargeback`): `PaymentChargedBack` when it
-     * took the whole payment back, queued with the invoice's notifications so it keeps their order.
-     */
-    const chargebackItems = (row: any, hooksOf: HooksOf) =>
-      Effect.gen(function*() {
-        const [invoiceID, paymentID] = String(row.aggregateId).split("/")
-        if (invoiceID === undefined || paymentID === undefined) return []
-        const hooks = yield* hooksOf(row.partyId, "InvoicesTopic")
-        if (hooks.length === 0) return []
-        const [event] = yield* events.list({ aggregateType: "chargeback", aggregateID: row.aggregateId, after: int(row.eventId) - 1, limit: 1 })
-        if (event === undefined || !takesPaymentBack(event.changes)) return []
-        const data = (yield* invoiceData([invoiceID])).get(invoiceID)
-        if (data === undefined) return []
-        const { at, snapshots } = snapshotsOf(data)
-        if (Option.isNone(snapshots)) return []
-        const notification = chargedBackNotification({ eventID: at, occuredAt: event.createdAt }, snapshots.value, paymentID)
-        const subject = { type: "invoice", id: invoiceID, shopID: snapshots.value.invoice.shopID }
-        return itemsFor(hooks, subject, at, Option.toArray(notification))
-      })
-
     /** A customer event: `CustomersTopic`, one queue per webhook × customer. */
     const customerItems = (row: any, hooksOf: HooksOf) =>
       Effect.gen(function*() {
@@ -354,8 +352,6 @@ const make = (options: WebhookOptions) =>
           ? Effect.sync(() => invoiceItems(row, invoiceHooks.get(row)!, data.get(String(row.aggregateId))))
           : row.aggregateType === "customer"
           ? sql.withTransaction(customerItems(row, hooksOf))
-          : row.aggregateType === "chargeback"
-          ? sql.withTransaction(chargebackItems(row, hooksOf))
           : Effect.succeed([])
         items.push(...yield* made.pipe(Effect.catchAllCause(skipped(row))))
       }
@@ -391,8 +387,7 @@ const make = (options: WebhookOptions) =>
 
     /** The head of a subject's queue and what follows it (`c`: the subject's columns). */
     const headsOf = (c: { readonly webhookID: unknown; readonly type: unknown; readonly id: unknown }) =>
-      sql`SELECT d.id, d.attempts, d.first_attempt_at, d.body, w.url, w.private_key, w.deleted_at
-        FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+      sql`SELECT ${sql.literal(headColumns)} FROM ${sql.literal(headJoins)}
         WHERE d.webhook_id = ${c.webhookID} AND d.subject_type = ${c.type} AND d.subject_id = ${c.id}
         AND d.status = 'pending' ORDER BY d.id LIMIT ${HEADS_PER_READ}`
 
@@ -436,9 +431,9 @@ const make = (options: WebhookOptions) =>
             claim.pipe(Effect.flatMap((rows: ReadonlyArray<any>) =>
               rows.length === 0 ? Effect.succeed([]) : sql<any>`SELECT * FROM (
                   SELECT d.webhook_id AS c_webhook_id, d.subject_type AS c_subject_type, d.subject_id AS c_subject_id,
-                    d.id, d.attempts, d.first_attempt_at, d.body, w.url, w.private_key, w.deleted_at,
+                    ${sql.literal(headColumns)},
                     ROW_NUMBER() OVER (PARTITION BY d.webhook_id, d.subject_type, d.subject_id ORDER BY d.id) AS rn
-                  FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+                  FROM ${sql.literal(headJoins)}
                   WHERE (d.webhook_id, d.subject_type, d.subject_id) IN (VALUES ${
                 sql.join(", ", false)(rows.map((r) => sql`(${r.webhookId}, ${r.subjectType}, ${r.subjectId})`))
               }) AND d.status = 'pending')
@@ -654,8 +649,8 @@ const make = (options: WebhookOptions) =>
           for (const [i, head] of heads.entries()) {
             const deliveryID = int(head.id)
             const body = Buffer.from(String(head.body), "utf8")
-            const digest = yield* keys.sign(head.privateKey, body)
             const sentAt = yield* Clock.currentTimeMillis
+            const digest = yield* keys.sign(signingKeyOf(head, sentAt), body)
             const last = drains && i === heads.length - 1
             // Sending and recording are one step a shutdown waits for (at most the timeout): what
             // was sent is recorded, so a clean restart does not send it again.

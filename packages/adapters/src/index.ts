@@ -55,4 +55,6 @@ export * as TokenKeys from "./TokenKeys.js"
 /** @since 0.1.0 */
 export * as SqlWebhooks from "./SqlWebhooks.js"
 /** @since 0.1.0 */
+export * as SqlWebhookKeys from "./SqlWebhookKeys.js"
+/** @since 0.1.0 */
 export * as WebhookDispatcher from "./WebhookDispatcher.js"

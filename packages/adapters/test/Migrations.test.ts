@@ -74,4 +74,36 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(yield* idem.find(key), Option.some({ entityID: "inv-1", fingerprint: "f" }))
       }))
   })
+
+  layer(scratch(dialect), { timeout: 60_000 })(`Migrations 0018 [${dialect}]`, (it) => {
+    it.effect("0018: a party's webhooks converge on one key, its oldest live webhook's; what was queued keeps its webhook's key", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* Migrations.runUpTo(16)
+        const hook = (id: string, partyId: string, createdAt: number, deletedAt: number | null = null) =>
+          sql`INSERT INTO webhooks ${
+            sql.insert({ id, partyId, shopId: "s", topic: "InvoicesTopic", scope: "{}", url: "https://m.test/", publicKey: `pub-${id}`, privateKey: `priv-${id}`, createdAt, deletedAt })
+          }`
+        yield* hook("gone", "p", 1, 2)
+        yield* hook("invoices", "p", 3)
+        yield* hook("customers", "p", 4)
+        yield* hook("theirs", "q", 5)
+        for (const [webhookId, status] of [["customers", "pending"], ["invoices", "delivered"]] as const) {
+          yield* sql`INSERT INTO webhook_deliveries ${
+            sql.insert({ webhookId, subjectType: "invoice", subjectId: "i", eventId: 1, topic: "InvoicesTopic", eventType: "InvoiceCreated", body: "{}", status, createdAt: 6 })
+          }`
+        }
+        yield* Migrations.run
+        const current = yield* sql<{ partyId: string; publicKey: string; privateKey: string }>`SELECT party_id, public_key, private_key
+          FROM webhook_keys WHERE retired_at IS NULL ORDER BY party_id`
+        assert.deepStrictEqual(current.map((k) => [k.partyId, k.publicKey, k.privateKey]), [["p", "pub-invoices", "priv-invoices"], ["q", "pub-theirs", "priv-theirs"]])
+        const retired = yield* sql<{ id: string }>`SELECT id FROM webhook_keys WHERE retired_at IS NOT NULL ORDER BY id`
+        assert.deepStrictEqual(retired.map((k) => k.id), ["customers", "gone"])
+        const queued = yield* sql<{ webhookId: string; keyId: string | null }>`SELECT webhook_id, key_id FROM webhook_deliveries ORDER BY id`
+        assert.deepStrictEqual(queued.map((d) => [d.webhookId, d.keyId]), [["customers", "customers"], ["invoices", null]])
+        const columns = Object.keys((yield* sql`SELECT * FROM webhooks`)[0]!)
+        assert.notInclude(columns, "privateKey")
+        assert.notInclude(columns, "publicKey")
+      }))
+  })
 }

@@ -6,10 +6,12 @@ import * as SqlWebhooks from "@kassa/adapters/SqlWebhooks"
 import * as WebhookDispatcher from "@kassa/adapters/WebhookDispatcher"
 import { CustomerService, Ids, InvoiceService, PaymentResources, PaymentService } from "@kassa/core"
 import { EventLog } from "@kassa/core/ports/EventLog"
+import { WebhookKeyRepository } from "@kassa/core/ports/WebhookKeyRepository"
 import { WebhookUrlGuard } from "@kassa/core/ports/WebhookUrlGuard"
 import * as Notification from "@kassa/core/webhook/Notification"
 import * as RetrySchedule from "@kassa/core/webhook/RetrySchedule"
 import * as Webhook from "@kassa/core/webhook/Webhook"
+import * as WebhookKey from "@kassa/core/webhook/WebhookKey"
 import { WebhookService } from "@kassa/core/webhook/WebhookService"
 import * as Kassa from "@kassa/http/Kassa"
 import { verifyNotification } from "@kassa/http/Notifications"
@@ -248,25 +250,28 @@ for (const dialect of Dialects.dialects()) {
         const sql = yield* SqlClient.SqlClient
         const bodies = yield* sql<{ body: string }>`SELECT body FROM webhook_deliveries WHERE webhook_id = ${hook.id}`.pipe(Effect.orDie)
         for (const b of bodies) assert.notInclude(b.body, CARD)
-        const stored = yield* sql<{ privateKey: string }>`SELECT private_key FROM webhooks WHERE id = ${hook.id}`.pipe(Effect.orDie)
+        const stored = yield* sql<{ privateKey: string }>`SELECT private_key FROM webhook_keys WHERE party_id = ${m.partyID}`.pipe(Effect.orDie)
         assert.notInclude(stored[0]!.privateKey, "PRIVATE KEY")
         assert.isFalse(/^MII/.test(stored[0]!.privateKey), "the private key is sealed, not plain DER")
       }))
 
-    it.scoped("each webhook has its own key; another webhook's key does not verify", () =>
+    it.scoped("a party's webhooks share its key; another party's key does not verify", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()
+        const other = yield* Fixtures.merchant()
         const r = yield* Receiver.make
         const a = yield* hookFor(m, r.urlFor("/a"), { eventTypes: ["InvoiceCreated"] })
         const b = yield* hookFor(m, r.urlFor("/b"), { eventTypes: ["InvoiceCreated"] })
-        assert.notStrictEqual(a.publicKey, b.publicKey)
+        const theirs = yield* hookFor(other, r.urlFor("/theirs"), { eventTypes: ["InvoiceCreated"] })
+        assert.strictEqual(a.publicKey, b.publicKey)
+        assert.notStrictEqual(theirs.publicKey, a.publicKey)
         const invoice = yield* newInvoice(m)
         const got = yield* r.waitFor(2, { match: forInvoice(invoice.id) })
         const atA = got.find((x) => x.path === "/a")!
         const atB = got.find((x) => x.path === "/b")!
         assertSigned(atA, a.publicKey)
-        assertSigned(atB, b.publicKey)
-        assert.isFalse(verifyNotification(atA.body, atA.headers["content-signature"], b.publicKey))
+        assertSigned(atB, a.publicKey)
+        assert.isFalse(verifyNotification(atA.body, atA.headers["content-signature"], theirs.publicKey))
       }))
 
     it.scoped("customers' notifications: created, binding started and succeeded, ready, deleted", () =>
@@ -346,6 +351,61 @@ for (const dialect of Dialects.dialects()) {
   layer(stack(dialect, { allowPrivateNetworks: true, run: false, timeout: "2 seconds" }), { timeout: "180 seconds" })(
     `Webhooks, queue [${dialect}]`,
     (it) => {
+      it.scoped("a rotated key signs what was queued before the rotation for the window, then the party's current key signs it", () =>
+        Effect.gen(function*() {
+          const d = yield* dispatcher
+          const service = yield* WebhookService
+          const m = yield* Fixtures.merchant()
+          const party = Ids.PartyID.make(m.partyID)
+          const r = yield* Receiver.make
+          const hook = yield* hookFor(m, r.urlFor("/rotation"), { eventTypes: ["InvoiceCreated"] })
+          const signedWith = (invoiceID: string, publicKey: string) =>
+            Effect.map(r.requests, (rs) => rs.filter(forInvoice(invoiceID)).map((q) => verifyNotification(q.body, q.headers["content-signature"], publicKey)))
+
+          const before = yield* newInvoice(m)
+          yield* d.fanOut
+          const first = yield* service.rotateKey(party)
+          assert.strictEqual(first.previous?.publicKey, hook.publicKey)
+          assert.strictEqual(first.previous!.signsQueuedUntil.getTime(), first.createdAt.getTime() + WebhookKey.ROTATION_WINDOW_MS)
+          const after = yield* newInvoice(m)
+          yield* d.fanOut
+          yield* d.deliverDue
+          assert.deepStrictEqual(yield* signedWith(before.id, hook.publicKey), [true])
+          assert.deepStrictEqual(yield* signedWith(after.id, first.publicKey), [true])
+          assert.deepStrictEqual(yield* signedWith(after.id, hook.publicKey), [false])
+
+          // queued under the first key, failing: within the window its retries keep that key,
+          // after the window the party's current key signs it
+          const late = yield* newInvoice(m)
+          yield* r.answer([500, 500], forInvoice(late.id))
+          yield* d.fanOut
+          yield* d.deliverDue
+          const second = yield* service.rotateKey(party)
+          assert.strictEqual(second.previous?.publicKey, first.publicKey)
+          assert.strictEqual((yield* service.get(party, hook.id)).publicKey, second.publicKey)
+          yield* TestClock.adjust("30 seconds")
+          yield* d.deliverDue
+          yield* TestClock.adjust(WebhookKey.ROTATION_WINDOW_MS)
+          yield* d.deliverDue
+          assert.deepStrictEqual(typesOf((yield* r.requests).filter(forInvoice(late.id))), ["InvoiceCreated:500", "InvoiceCreated:500", "InvoiceCreated:200"])
+          assert.deepStrictEqual(yield* signedWith(late.id, first.publicKey), [true, true, false])
+          assert.deepStrictEqual(yield* signedWith(late.id, second.publicKey), [false, false, true])
+        }))
+
+      it.scoped("concurrent rotations of one party's key leave it one current key, the others retired", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const keys = yield* WebhookKeyRepository
+          const m = yield* Fixtures.merchant()
+          const key = (n: number) => ({ id: `${m.partyID}-k${n}`, partyID: m.partyID, publicKey: `pub${n}`, privateKeyRef: `ref${n}`, createdAt: new Date(n) })
+          yield* keys.insertIfAbsent(key(0))
+          const retired = yield* Effect.all([1, 2, 3, 4].map((n) => sql.withTransaction(keys.rotate(key(n)))), { concurrency: "unbounded" })
+          assert.deepStrictEqual(retired.map(Option.isSome), [true, true, true, true])
+          const rows = yield* sql<{ id: string; retiredAt: unknown }>`SELECT id, retired_at FROM webhook_keys WHERE party_id = ${m.partyID}`.pipe(Effect.orDie)
+          assert.strictEqual(rows.length, 5)
+          assert.strictEqual(rows.filter((r) => r.retiredAt === null).length, 1)
+        }))
+
       it.scoped("order is kept per subject while a failing subject does not hold up another", () =>
         Effect.gen(function*() {
           const d = yield* dispatcher
@@ -717,7 +777,7 @@ for (const dialect of Dialects.dialects()) {
           // the system resolver: localhost is loopback
           const system = (yield* Layer.build(WebhookDispatcher.urlGuardLayer())).pipe(Context.get(WebhookUrlGuard))
           assert.match(Option.getOrThrow(yield* system.check("http://localhost:9/hook")), /localhost resolves to .*loopback/)
-          assert.isTrue(Option.isNone(yield* system.check("https://203.0.113.10/hook")))
+          assert.isTrue(Option.isNone(yield* system.check("https://93.184.216.34/hook")))
           for (const url of ["https://good.test/hook", "https://93.184.216.34/hook", "https://[2606:4700::1111]/", "https://unresolvable.test/"]) {
             assert.isTrue(Option.isNone(yield* strict.check(url)), `${url} should be allowed`)
           }
@@ -749,6 +809,53 @@ for (const dialect of Dialects.dialects()) {
           const [namedDelivery] = yield* deliveriesOf(named.id)
           const [namedAttempt] = yield* Effect.flatMap(WebhookService, (s) => s.attempts(named.id, namedDelivery!.id)).pipe(Effect.orDie)
           assert.match(namedAttempt!.error!, /evil\.test resolves to 127\.0\.0\.1/)
+        }))
+
+      it.scoped("the development allowance lets loopback and private networks through, never link-local or cloud metadata", () =>
+        Effect.gen(function*() {
+          const dev = (yield* Layer.build(WebhookDispatcher.urlGuardLayer({
+            allowPrivateNetworks: true,
+            resolve: async (host: string) =>
+              host === "metadata.test"
+                ? [{ address: "169.254.169.254", family: 4 }]
+                : host === "lan.test"
+                ? [{ address: "192.168.1.20", family: 4 }]
+                : []
+          }))).pipe(Context.get(WebhookUrlGuard))
+          for (const url of ["http://127.0.0.1:8080/hook", "http://[::1]/", "http://10.1.2.3/", "http://[fd12::1]/", "http://lan.test/"]) {
+            assert.isTrue(Option.isNone(yield* dev.check(url)), `${url} should be allowed in development`)
+          }
+          for (
+            const url of [
+              "http://169.254.169.254/latest/meta-data",
+              "http://0xa9fea9fe/",
+              "http://2852039166/",
+              "http://[::ffff:169.254.169.254]/",
+              "http://[fd00:ec2::254]/",
+              "http://169.254.10.10/",
+              "http://[fe80::1]/",
+              "http://198.18.0.1/",
+              "http://metadata.test/"
+            ]
+          ) {
+            assert.isTrue(Option.isSome(yield* dev.check(url)), `${url} should be refused even in development`)
+          }
+          // at send time: a name that resolves to the metadata endpoint is refused on the resolved address
+          const m = yield* Fixtures.merchant()
+          const r = yield* Receiver.make
+          const hook = yield* hookFor(m, `http://metadata.test:${new URL(r.url).port}/x`, { eventTypes: ["InvoiceCreated"] })
+          const resolving = yield* anotherDispatcher({
+            allowPrivateNetworks: true,
+            run: false,
+            resolve: async () => [{ address: "169.254.169.254", family: 4 }]
+          })
+          yield* newInvoice(m)
+          yield* resolving.fanOut
+          yield* resolving.deliverDue
+          assert.strictEqual((yield* r.requests).length, 0)
+          const [delivery] = yield* deliveriesOf(hook.id)
+          const [attempt] = yield* Effect.flatMap(WebhookService, (s) => s.attempts(hook.id, delivery!.id)).pipe(Effect.orDie)
+          assert.match(attempt!.error!, /refused.*metadata\.test resolves to 169\.254\.169\.254 \(cloudMetadata\)/)
         }))
 
       it.scoped("redirects are not followed; no answer within the timeout is a failure", () =>

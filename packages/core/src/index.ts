@@ -113,6 +113,8 @@ export * as Ports from "./ports/index.js"
 /** @since 0.1.0 */
 export * as Webhook from "./webhook/Webhook.js"
 /** @since 0.1.0 */
+export * as WebhookKey from "./webhook/WebhookKey.js"
+/** @since 0.1.0 */
 export * as Notification from "./webhook/Notification.js"
 /** @since 0.1.0 */
 export * as NotificationMapping from "./webhook/NotificationMapping.js"

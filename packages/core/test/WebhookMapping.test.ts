@@ -2,7 +2,6 @@ import { assert, describe, it } from "@effect/vitest"
 import type { Invoice } from "@kassa/core/invoice/Invoice"
 import * as N from "@kassa/core/webhook/Notification"
 import {
-  chargedBackNotification,
   decodeChanges,
   deliveredName,
   type InvoiceEvent,
@@ -10,8 +9,6 @@ import {
   type PaymentSnapshot,
   snapshotsAt,
   subscriptionFor,
-  subscriptionName,
-  takesPaymentBack,
   toWebhookDetails,
   toWebhookPayment,
   type WebhookChange
@@ -22,7 +19,7 @@ import {
   customerSnapshotsAt,
   decodeCustomerChanges
 } from "@kassa/core/webhook/CustomerNotifications"
-import { CustomersEventType, InvoicesEventType } from "@kassa/core/webhook/Webhook"
+import { CustomersEventType, InvoicesEventType, InvoicesSubscription } from "@kassa/core/webhook/Webhook"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
@@ -427,13 +424,11 @@ describe("NotificationMapping", () => {
     assert.strictEqual(deliveredName("PaymentRefundFailed"), "RefundFailed")
     assert.strictEqual(deliveredName("PaymentUserInteractionRequested"), "PaymentInteractionRequested")
     assert.strictEqual(deliveredName("PaymentUserInteractionCompleted"), "PaymentInteractionCompleted")
-    for (const s of [...InvoicesEventType.literals, ...CustomersEventType.literals]) {
-      assert.strictEqual(subscriptionName(deliveredName(s)), s)
+    for (const s of [...InvoicesSubscription.literals, ...CustomersEventType.literals]) {
+      assert.strictEqual(subscriptionFor(deliveredName(s)), s)
     }
-    for (const d of ["RefundPending", "PaymentChargedBack", "PaymentCashChanged"] as const) {
-      assert.isUndefined(subscriptionName(d))
-    }
-    assert.strictEqual(subscriptionFor("PaymentChargedBack"), "PaymentRefunded")
+    // only the webhooks that asked for it by the webhook-events specification's name
+    assert.strictEqual(subscriptionFor("PaymentChargedBack"), "PaymentChargedBack")
     assert.isUndefined(subscriptionFor("RefundPending"))
     assert.isUndefined(subscriptionFor("PaymentCashChanged"))
     assert.strictEqual(subscriptionFor("RefundCreated"), "PaymentRefundCreated")
@@ -441,24 +436,21 @@ describe("NotificationMapping", () => {
     assert.strictEqual(CustomersEventType.literals.length, 6)
   })
 
-  it("PaymentChargedBack: only the chargeback change that took the payment back, with status charged_back", () => {
-    const stored = (paymentChargedBack?: boolean) =>
-      JSON.parse(JSON.stringify([{ changeType: "ChargebackChanged", chargeback: { id: "1", status: "accepted" }, paymentChargedBack }]))
-    assert.isTrue(takesPaymentBack(stored(true)))
-    assert.isFalse(takesPaymentBack(stored(false)))
-    assert.isFalse(takesPaymentBack(stored()))
-    assert.isFalse(takesPaymentBack([{ changeType: "InvoiceStatusChanged", status: "paid", paymentChargedBack: true }]))
-
-    const snapshots = Option.getOrThrow(snapshotsAt(history, 8, current))
-    const out = Option.getOrThrow(chargedBackNotification({ eventID: 8, occuredAt: at(30) }, snapshots, "1"))
+  it("PaymentChargedBack: an invoice event of its own, the payment charged_back", () => {
+    const stored = JSON.parse(JSON.stringify([{ changeType: "PaymentChargedBack", paymentID: "1", chargebackID: "cb1" }]))
+    const event: InvoiceEvent = { id: 9, createdAt: at(30), changes: decodeChanges(stored) }
+    const snapshots = Option.getOrThrow(snapshotsAt([...history, event], 9, current))
+    const [out, ...more] = notificationsOf(event, snapshots)
+    assert.deepStrictEqual(more, [])
     assertValid(out)
     assert.deepStrictEqual(
-      { ...out, invoice: undefined, payment: undefined },
-      { eventID: 8, occuredAt: at(30).toISOString(), topic: "InvoicesTopic", eventType: "PaymentChargedBack", invoice: undefined, payment: undefined }
+      { ...out!, invoice: undefined, payment: undefined },
+      { eventID: 9, occuredAt: at(30).toISOString(), topic: "InvoicesTopic", eventType: "PaymentChargedBack", invoice: undefined, payment: undefined }
     )
     assert.strictEqual((out as typeof N.PaymentChargedBack.Type).payment.status, "charged_back")
     assert.strictEqual((out as typeof N.PaymentChargedBack.Type).invoice.id, invoice.id)
-    assert.isTrue(Option.isNone(chargedBackNotification({ eventID: 8, occuredAt: at(30) }, snapshots, "2")))
+    // a payment the snapshots do not hold: nothing
+    assert.deepStrictEqual(notificationsOf({ ...event, changes: decodeChanges([{ ...stored[0], paymentID: "2" }]) }, snapshots), [])
   })
 
   it("decodeChanges reads stored JSON and leaves out change types without notifications", () => {

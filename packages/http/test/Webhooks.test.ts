@@ -71,7 +71,7 @@ for (const dialect of Dialects.dialects()) {
           payload: { scope: { topic: "CustomersTopic", shopID: m.shopID, eventTypes: ["CustomerCreated"] }, partyID: m.partyID, url: "http://merchant.kassa.test/c" }
         })
         assert.strictEqual(own.scope.topic, "CustomersTopic")
-        assert.notStrictEqual(own.publicKey, hook.publicKey)
+        assert.strictEqual(own.publicKey, hook.publicKey)
         assert.deepStrictEqual((yield* api.Webhooks.getWebhooks()).map((w) => w.id), [hook.id, own.id])
       }))
 
@@ -266,6 +266,78 @@ for (const dialect of Dialects.dialects()) {
         })
         assert.strictEqual(noDelivery.status, 404)
         assert.strictEqual((yield* receiver.requests).length, 1)
+      }))
+
+    it.scoped("one key pair per party: its invoice and customer webhooks show one publicKey, and both topics' deliveries verify with it", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const other = yield* Fixtures.merchant()
+        const receiver = yield* WebhookReceiver.make
+        const api = yield* TestServer.client(m.apiKey)
+        const invoices = yield* api.Webhooks.createWebhook({
+          payload: { scope: { topic: "InvoicesTopic", shopID: m.shopID, eventTypes: ["InvoiceCreated"] }, url: receiver.urlFor("/invoices") }
+        })
+        const customers = yield* api.Webhooks.createWebhook({
+          payload: { scope: { topic: "CustomersTopic", shopID: m.shopID, eventTypes: ["CustomerCreated"] }, url: receiver.urlFor("/customers") }
+        })
+        assert.strictEqual(customers.publicKey, invoices.publicKey)
+        assert.deepStrictEqual((yield* api.Webhooks.getWebhooks()).map((w) => w.publicKey), [invoices.publicKey, invoices.publicKey])
+        // another party has a key of its own
+        const theirs = yield* (yield* TestServer.client(other.apiKey)).Webhooks.createWebhook({
+          payload: { scope: { topic: "InvoicesTopic", shopID: other.shopID, eventTypes: ["InvoiceCreated"] }, url: "https://other.kassa.test/" }
+        })
+        assert.notStrictEqual(theirs.publicKey, invoices.publicKey)
+
+        const now = yield* Clock.currentTimeMillis
+        yield* api.Invoices.createInvoice({
+          payload: { shopID: m.shopID, dueDate: new Date(now + 86_400_000), amount: 1000, currency: "RUB", product: "Tea", metadata: {} }
+        })
+        yield* api.Customers.createCustomer({ payload: { shopID: m.shopID, contactInfo: { email: "payer@kassa.test" }, metadata: {} } })
+        const got = yield* receiver.waitFor(2, { timeoutMs: 20_000 })
+        assert.deepStrictEqual(got.map((r) => r.json.topic).sort(), ["CustomersTopic", "InvoicesTopic"])
+        for (const r of got) {
+          assert.isTrue(verifyNotification(r.body, r.headers["content-signature"], invoices.publicKey), r.json.topic)
+          assert.isTrue(verifyNotification(r.body, r.headers["content-signature"], customers.publicKey), r.json.topic)
+        }
+      }))
+
+    it.scoped("the operator rotates a party's key: every webhook shows the new publicKey, and it signs from then on", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const receiver = yield* WebhookReceiver.make
+        const api = yield* TestServer.client(m.apiKey)
+        const operator = yield* TestServer.client(yield* Fixtures.operatorToken)
+        const hook = yield* api.Webhooks.createWebhook({
+          payload: { scope: { topic: "InvoicesTopic", shopID: m.shopID, eventTypes: ["InvoiceCreated"] }, url: receiver.url }
+        })
+        const rotated = yield* operator.AdminWebhooks.rotateWebhookKey({ path: { partyID: m.partyID } })
+        assert.match(rotated.publicKey, PEM)
+        assert.notStrictEqual(rotated.publicKey, hook.publicKey)
+        assert.strictEqual(rotated.partyID, m.partyID)
+        assert.strictEqual(rotated.previous?.publicKey, hook.publicKey)
+        assert.strictEqual(rotated.previous!.signsQueuedUntil.getTime() - rotated.previous!.retiredAt.getTime(), 24 * 3_600_000)
+        assert.strictEqual((yield* api.Webhooks.getWebhookByID({ path: { webhookID: hook.id } })).publicKey, rotated.publicKey)
+        const later = yield* api.Webhooks.createWebhook({
+          payload: { scope: { topic: "CustomersTopic", shopID: m.shopID, eventTypes: ["CustomerCreated"] }, url: "https://merchant.kassa.test/c" }
+        })
+        assert.strictEqual(later.publicKey, rotated.publicKey)
+
+        const now = yield* Clock.currentTimeMillis
+        yield* api.Invoices.createInvoice({
+          payload: { shopID: m.shopID, dueDate: new Date(now + 86_400_000), amount: 1000, currency: "RUB", product: "Tea", metadata: {} }
+        })
+        const [got] = yield* receiver.waitFor(1, { timeoutMs: 20_000 })
+        assert.isTrue(verifyNotification(got!.body, got!.headers["content-signature"], rotated.publicKey))
+        assert.isFalse(verifyNotification(got!.body, got!.headers["content-signature"], hook.publicKey))
+
+        // an unknown party is 404 {message}; a merchant may not rotate
+        const missing = yield* TestServer.raw("POST", "/admin/v1/parties/no-such-party/webhook-key/rotate", {
+          headers: { authorization: `Bearer ${yield* Fixtures.operatorToken}` }
+        })
+        assert.strictEqual(missing.status, 404, missing.text)
+        assert.deepStrictEqual(Object.keys(missing.json), ["message"])
+        const merchant = yield* call("POST", `/admin/v1/parties/${m.partyID}/webhook-key/rotate`, m.apiKey)
+        assert.strictEqual(merchant.status, 401)
       }))
 
     it.scoped("an instant payment's notifications, in order, with the card shown by bin and last digits only", () =>

@@ -1,7 +1,9 @@
 /**
  * Use cases of the chargeback: the operator opens and decides them, merchants read them. Each
  * stage has its own ledger plan: opening holds body and levy on the merchant, cancelling
- * releases them, rejecting charges the levy only, accepting charges both.
+ * releases them, rejecting charges the levy only, accepting charges both. Accepting what remained
+ * of the payment charges it back: the payment says so (`chargedBack`) and the invoice records it
+ * as an event of its own (`PaymentChargedBack`), in the acceptance's transaction.
  *
  * @since 0.1.0
  */
@@ -21,6 +23,8 @@ import { Ledger, type Posting } from "../ports/Ledger.js"
 import { PaymentRepository } from "../ports/PaymentRepository.js"
 import { RefundRepository } from "../ports/RefundRepository.js"
 import { Transactions } from "../ports/Transactions.js"
+import type { PaymentChargedBack } from "../invoice/InvoiceChange.js"
+import { AGGREGATE as INVOICE_AGGREGATE } from "../invoice/InvoiceService.js"
 import { remaining } from "../refund/Refund.js"
 import { chargedBackOf } from "../refund/RefundService.js"
 import {
@@ -75,17 +79,23 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
         return out
       })
 
-    const record = (c: ChargebackRecord, paymentChargedBack = false) =>
+    const record = (c: ChargebackRecord) =>
       events.record({
         aggregateType: AGGREGATE,
         aggregateID: `${c.invoiceID}/${c.paymentID}/${c.id}`,
         partyID: c.partyID,
         first: c.version === 1,
-        changes: [{
-          changeType: "ChargebackChanged",
-          chargeback: { ...toChargeback(c), createdAt: c.createdAt.toISOString() },
-          ...(paymentChargedBack ? { paymentChargedBack } : {})
-        }]
+        changes: [{ changeType: "ChargebackChanged", chargeback: { ...toChargeback(c), createdAt: c.createdAt.toISOString() } }]
+      })
+
+    /** The payment is charged back by `c`: marked on the payment and recorded as an invoice event. */
+    const chargeBack = (p: PaymentRecord, c: ChargebackRecord) =>
+      Effect.gen(function*() {
+        if (!(yield* paymentRepo.update({ ...p, chargedBack: true, version: p.version + 1 }))) {
+          return yield* new VersionConflict({ what: `payment ${p.invoiceID}/${p.id}` })
+        }
+        const change: typeof PaymentChargedBack.Type = { changeType: "PaymentChargedBack", paymentID: p.id, chargebackID: c.id }
+        yield* events.record({ aggregateType: INVOICE_AGGREGATE, aggregateID: p.invoiceID, partyID: p.partyID, first: false, changes: [change] })
       })
 
     /** Opens a chargeback on a captured payment (the operator). */
@@ -193,8 +203,9 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
               break
             }
           }
-          // nothing left of the payment once this one is accepted: webhooks say `charged_back`
-          yield* record(updated, updated.status === "accepted" && left - updated.body <= 0)
+          yield* record(updated)
+          // nothing left of the payment once this one is accepted
+          if (updated.status === "accepted" && left - updated.body <= 0) yield* chargeBack(p, updated)
           return updated
         })).pipe(retryOnConflict)
       }

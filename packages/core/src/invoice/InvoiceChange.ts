@@ -21,6 +21,26 @@ export const InvoiceStatusChanged = Schema.Struct({
   reason: Schema.optional(Schema.String)
 })
 
+/**
+ * Kassa's own change, which the specification's `InvoiceChange` does not list: a chargeback
+ * accepted for what remained of the payment took it back. It numbers an event of the invoice (the
+ * `PaymentChargedBack` notification's `eventID`) but `getInvoiceEvents` leaves it out.
+ *
+ * @since 0.1.0 @category schemas
+ */
+export const PaymentChargedBack = Schema.Struct({
+  changeType: Schema.Literal("PaymentChargedBack"),
+  paymentID: Schema.String,
+  chargebackID: Schema.String
+})
+
+/** The change types the invoice's event log holds that `getInvoiceEvents` does not answer. @since 0.1.0 */
+export const UNLISTED_CHANGE_TYPES: ReadonlySet<string> = new Set([PaymentChargedBack.fields.changeType.literals[0]])
+
+/** The stored changes `getInvoiceEvents` answers. @since 0.1.0 */
+export const listedChanges = (stored: ReadonlyArray<unknown>): ReadonlyArray<unknown> =>
+  stored.filter((c) => !UNLISTED_CHANGE_TYPES.has((c as { readonly changeType?: unknown } | null)?.changeType as string))
+
 /** @since 0.1.0 @category schemas */
 export const InvoiceChange = Schema.Union(
   InvoiceCreated,

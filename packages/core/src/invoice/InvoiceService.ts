@@ -27,7 +27,7 @@ import { Transactions } from "../ports/Transactions.js"
 import type { PaymentMethod, PaymentMethodTerms } from "../reference/Reference.js"
 import { ShopService } from "../shop/ShopService.js"
 import { type Invoice, type InvoiceParams, type InvoiceRecord, toInvoice } from "./Invoice.js"
-import { type InvoiceChange, InvoiceChange as InvoiceChangeSchema, type InvoiceEvent } from "./InvoiceChange.js"
+import { type InvoiceChange, InvoiceChange as InvoiceChangeSchema, type InvoiceEvent, listedChanges } from "./InvoiceChange.js"
 import { type InvoiceCommand, decide } from "./InvoiceMachine.js"
 import * as RandomizeAmount from "./RandomizeAmount.js"
 
@@ -310,7 +310,11 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
         }
         if (read.length === 0) yield* get(partyID, id)
         const stored = from === undefined ? read : read.slice(1)
-        return stored.map((e): InvoiceEvent => ({ id: e.id, createdAt: e.createdAt, changes: decodeChanges(e.changes) }))
+        // An event of Kassa's own changes only (no change type of the specification) is left out.
+        return stored.flatMap((e): Array<InvoiceEvent> => {
+          const listed = listedChanges(e.changes)
+          return listed.length === 0 ? [] : [{ id: e.id, createdAt: e.createdAt, changes: decodeChanges(listed) }]
+        })
       }
     )
 

@@ -126,7 +126,12 @@ export const Payment = Schema.Struct({
   metadata: Schema.optional(Metadata),
   allocation: Schema.optional(Schema.Array(Allocation.AllocationTransaction)),
   status: PaymentStatus,
-  error: Schema.optional(PaymentError)
+  error: Schema.optional(PaymentError),
+  /**
+   * Kassa's own field: `true` once accepted chargebacks took the whole payment back. `status`
+   * keeps a value the specification lists (it has no `charged_back`).
+   */
+  chargedBack: Schema.optional(Schema.Boolean)
 }).annotations({ identifier: "Payment" })
 /** @since 0.1.0 */
 export type Payment = typeof Payment.Type
@@ -214,5 +219,6 @@ export const toPayment = (r: PaymentRecord): Payment => ({
   ...(r.metadata === undefined ? {} : { metadata: r.metadata }),
   ...(r.allocation === undefined ? {} : { allocation: r.allocation }),
   status: r.status,
-  ...(r.error === undefined ? {} : { error: r.error })
+  ...(r.error === undefined ? {} : { error: r.error }),
+  ...(r.chargedBack === true ? { chargedBack: true } : {})
 })

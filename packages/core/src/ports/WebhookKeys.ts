@@ -1,6 +1,7 @@
 /**
- * The key pairs that sign notifications: one RSA-2048 pair per webhook. The private half
- * leaves the adapter only sealed (`privateKeyRef`), to be stored with the webhook.
+ * The key pairs that sign notifications: RSA-2048, one current pair per party (see
+ * `WebhookKey`). The private half leaves the adapter only sealed (`privateKeyRef`), to be stored
+ * as the party's key.
  *
  * @since 0.1.0
  */

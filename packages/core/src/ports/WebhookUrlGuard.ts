@@ -1,7 +1,7 @@
 /**
- * The SSRF guard: whether a webhook URL may be called. A host that resolves to a loopback,
- * private, link-local, CGNAT or unique-local address (see `AddressPolicy`) is refused, unless the
- * deployment allows private networks (development, tests).
+ * The SSRF guard: whether a webhook URL may be called. A host that resolves to anything but a
+ * global unicast address (see `AddressPolicy`) is refused; a deployment that allows private
+ * networks (development, tests) lets loopback and private addresses through too.
  *
  * @since 0.1.0
  */

@@ -15,7 +15,7 @@
  * | PaymentInteractionRequested / Completed | PaymentInteractionRequested / Completed |
  * | RefundStarted | RefundCreated |
  * | RefundStatusChanged pending / succeeded / failed | RefundPending / RefundSucceeded / RefundFailed |
- * | ChargebackChanged (chargeback aggregate) taking the whole payment back | PaymentChargedBack |
+ * | PaymentChargedBack (Kassa's own change: a chargeback took what remained of the payment) | PaymentChargedBack, the payment `charged_back` |
  *
  * @since 0.1.0
  */
@@ -23,7 +23,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type * as Cart from "../cart/Cart.js"
 import type { Invoice as ApiInvoice } from "../invoice/Invoice.js"
-import { InvoiceCreated, InvoiceStatusChanged } from "../invoice/InvoiceChange.js"
+import { InvoiceCreated, InvoiceStatusChanged, PaymentChargedBack } from "../invoice/InvoiceChange.js"
 import type { Payer as ApiPayer, Payment as ApiPayment } from "../payment/Payment.js"
 import { PaymentChange, type UserInteraction } from "../payment/PaymentChange.js"
 import { type PaymentError as ApiPaymentError, path as errorPath } from "../payment/PaymentError.js"
@@ -52,6 +52,7 @@ const deliveredBySubscription: Readonly<Record<SubscriptionEventType, N.EventTyp
   PaymentRefundFailed: "RefundFailed",
   PaymentUserInteractionRequested: "PaymentInteractionRequested",
   PaymentUserInteractionCompleted: "PaymentInteractionCompleted",
+  PaymentChargedBack: "PaymentChargedBack",
   CustomerCreated: "CustomerCreated",
   CustomerDeleted: "CustomerDeleted",
   CustomerReady: "CustomerReady",
@@ -68,25 +69,14 @@ const subscriptionByDelivered = new Map<N.EventType, SubscriptionEventType>(
 export const deliveredName = (subscription: SubscriptionEventType): N.EventType => deliveredBySubscription[subscription]
 
 /**
- * The subscription value that asks for a delivered `eventType`; `undefined` for those no
- * subscription can ask for (`RefundPending`, `PaymentChargedBack`, `PaymentCashChanged`).
- *
- * @since 0.1.0
- */
-export const subscriptionName = (delivered: N.EventType): SubscriptionEventType | undefined =>
-  subscriptionByDelivered.get(delivered)
-
-/**
- * The subscription value whose webhooks receive a delivered `eventType`. A chargeback that
- * takes the whole payment back returns the money to the payer as a refund does, so
- * `PaymentChargedBack` goes to the webhooks that asked for `PaymentRefunded`; `RefundPending`
- * and `PaymentCashChanged` reach no one (Kassa creates refunds `pending` and announces them as
- * `RefundCreated`; it never changes a payment's cash).
+ * The subscription value whose webhooks receive a delivered `eventType`; `undefined` for those
+ * no subscription can ask for (`RefundPending`, `PaymentCashChanged`: Kassa creates refunds
+ * `pending` and announces them as `RefundCreated`; it never changes a payment's cash).
  *
  * @since 0.1.0
  */
 export const subscriptionFor = (delivered: N.EventType): SubscriptionEventType | undefined =>
-  delivered === "PaymentChargedBack" ? "PaymentRefunded" : subscriptionByDelivered.get(delivered)
+  subscriptionByDelivered.get(delivered)
 
 // ---------------------------------------------------------------------------------------------
 // The changes a notification can come from
@@ -130,7 +120,8 @@ export const WebhookChange = Schema.Union(
   InvoiceStatusChanged,
   ...PaymentChange.members,
   RefundStarted,
-  RefundStatusChanged
+  RefundStatusChanged,
+  PaymentChargedBack
 )
 /** @since 0.1.0 */
 export type WebhookChange = typeof WebhookChange.Type
@@ -513,52 +504,12 @@ export const notificationsOf = (event: InvoiceEvent, snapshots: Snapshots): Read
         out.push({ ...head, eventType, invoice, payment: p, refund: toWebhookRefund(r) })
         break
       }
+      case "PaymentChargedBack": {
+        const p = payment(change.paymentID)
+        if (p !== undefined) out.push({ ...head, eventType: "PaymentChargedBack", invoice, payment: { ...p, status: "charged_back" } })
+        break
+      }
     }
   }
   return out
-}
-
-// ---------------------------------------------------------------------------------------------
-// Chargebacks
-// ---------------------------------------------------------------------------------------------
-
-/**
- * The change of the chargeback aggregate as the fan-out reads it: `paymentChargedBack` marks
- * the decision that took what remained of the payment back.
- *
- * @since 0.1.0 @category schemas
- */
-export const ChargebackChanged = Schema.Struct({
-  changeType: Schema.Literal("ChargebackChanged"),
-  paymentChargedBack: Schema.optional(Schema.Boolean)
-})
-
-const decodeChargebackChange = Schema.decodeUnknownOption(ChargebackChanged)
-
-/** Whether the stored changes of a chargeback event took the whole payment back. @since 0.1.0 */
-export const takesPaymentBack = (stored: ReadonlyArray<unknown>): boolean =>
-  stored.some((c) => Option.exists(decodeChargebackChange(c), (x) => x.paymentChargedBack === true))
-
-/**
- * `PaymentChargedBack` for a payment the snapshots hold, its status `charged_back`. The
- * invoice history has no chargeback change, so `eventID` is the invoice's last event: the state
- * the snapshots show.
- *
- * @since 0.1.0
- */
-export const chargedBackNotification = (
-  head: { readonly eventID: number; readonly occuredAt: Date },
-  snapshots: Snapshots,
-  paymentID: string
-): Option.Option<N.InvoiceNotification> => {
-  const p = snapshots.payments.get(paymentID)
-  if (p === undefined) return Option.none()
-  return Option.some({
-    eventID: head.eventID,
-    occuredAt: iso(head.occuredAt),
-    topic: "InvoicesTopic",
-    eventType: "PaymentChargedBack",
-    invoice: toWebhookInvoice(snapshots.invoice),
-    payment: { ...toWebhookPayment(p), status: "charged_back" }
-  })
 }

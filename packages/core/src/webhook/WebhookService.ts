@@ -1,7 +1,8 @@
 /**
- * Use cases of the webhook: create (shop checks, the SSRF guard, the per-shop limit, a key pair
- * of its own), list, read and delete a party's webhooks; and for the operator, the delivery
- * queue of a webhook: deliveries, attempts, redelivery.
+ * Use cases of the webhook: create (shop checks, the SSRF guard, the per-shop limit, the party's
+ * key pair, made with its first webhook), list, read and delete a party's webhooks; and for the
+ * operator, the delivery queue of a webhook (deliveries, attempts, redelivery) and the rotation
+ * of a party's key pair.
  *
  * @since 0.1.0
  */
@@ -14,6 +15,7 @@ import * as Traced from "../internal/traced.js"
 import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
 import { WebhookDeliveries } from "../ports/WebhookDeliveries.js"
+import { WebhookKeyRepository } from "../ports/WebhookKeyRepository.js"
 import { WebhookKeys } from "../ports/WebhookKeys.js"
 import { WebhookRepository } from "../ports/WebhookRepository.js"
 import { WebhookUrlGuard } from "../ports/WebhookUrlGuard.js"
@@ -22,10 +24,12 @@ import type { Delivery } from "./Delivery.js"
 import {
   LIMIT_MESSAGE,
   MAX_INVOICE_WEBHOOKS_PER_SHOP,
+  storedScope,
   toWebhook,
   type WebhookParams,
   type WebhookRecord
 } from "./Webhook.js"
+import { type PartyWebhookKey, rotated } from "./WebhookKey.js"
 
 /** The most deliveries one read answers. @since 0.1.0 */
 export const MAX_DELIVERIES_PER_READ = 1000
@@ -35,6 +39,7 @@ export class WebhookService extends Effect.Service<WebhookService>()("kassa/Webh
   effect: Effect.gen(function*() {
     const webhooks = yield* WebhookRepository
     const keys = yield* WebhookKeys
+    const partyKeys = yield* WebhookKeyRepository
     const guard = yield* WebhookUrlGuard
     const deliveries = yield* WebhookDeliveries
     const shops = yield* ShopService
@@ -43,6 +48,26 @@ export class WebhookService extends Effect.Service<WebhookService>()("kassa/Webh
 
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
     const limitOf = (topic: string) => (topic === "InvoicesTopic" ? MAX_INVOICE_WEBHOOKS_PER_SHOP : undefined)
+
+    const newKey = (partyID: PartyID) =>
+      Effect.gen(function*() {
+        const generated = yield* keys.generate
+        const key: PartyWebhookKey = {
+          id: yield* ids.next,
+          partyID,
+          publicKey: generated.publicKeyPem,
+          privateKeyRef: generated.privateKeyRef,
+          createdAt: yield* now
+        }
+        return key
+      })
+
+    /** The party's key pair, made with its first webhook (generating one costs tens of milliseconds). */
+    const partyKey = (partyID: PartyID) =>
+      Effect.flatMap(partyKeys.current(partyID), Option.match({
+        onSome: Effect.succeed,
+        onNone: () => Effect.flatMap(newKey(partyID), partyKeys.insertIfAbsent)
+      }))
 
     /**
      * Creates a webhook for the caller's party: `partyID`, when given, must be the caller's
@@ -63,15 +88,14 @@ export class WebhookService extends Effect.Service<WebhookService>()("kassa/Webh
       if (limit !== undefined && (yield* webhooks.countForShop(caller, shopID, params.scope.topic)) >= limit) {
         return yield* new LimitExceeded({ message: LIMIT_MESSAGE })
       }
-      const key = yield* keys.generate
+      const key = yield* partyKey(caller)
       const record: WebhookRecord = {
         id: yield* ids.next,
         active: true,
-        scope: params.scope,
+        scope: storedScope(params.scope),
         partyID: caller,
         url: params.url,
-        publicKey: key.publicKeyPem,
-        privateKeyRef: key.privateKeyRef,
+        publicKey: key.publicKey,
         createdAt: yield* now
       }
       if (!(yield* tx.withTransaction(webhooks.insertWithin(record, limit)))) {
@@ -128,7 +152,18 @@ export class WebhookService extends Effect.Service<WebhookService>()("kassa/Webh
       return copy.value
     })
 
-    return { create, list, get, delete: remove, deliveries: listDeliveries, attempts, redeliver } as const
+    /**
+     * The operator's rotation of the party's key pair: a new pair signs from now on and every
+     * webhook of the party shows its `publicKey`; notifications queued before keep the old
+     * signature for `ROTATION_WINDOW_MS`.
+     */
+    const rotateKey = Traced.fn("WebhookService.rotateKey")(function*(partyID: PartyID) {
+      const key = yield* newKey(partyID)
+      const previous = yield* tx.withTransaction(partyKeys.rotate(key))
+      return rotated(key, Option.getOrUndefined(previous))
+    })
+
+    return { create, list, get, delete: remove, deliveries: listDeliveries, attempts, redeliver, rotateKey } as const
   }),
   dependencies: [ShopService.Default]
 }) {}

@@ -1,6 +1,7 @@
 /**
  * Webhooks: the merchant's management operations (group `Webhooks`) and the operator's view of
- * their delivery queues (group `AdminWebhooks`, under `/admin/v1`).
+ * their delivery queues and the rotation of a party's signing key (group `AdminWebhooks`, under
+ * `/admin/v1`).
  *
  * @since 0.1.0
  */
@@ -10,6 +11,7 @@ import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Delivery from "@kassa/core/webhook/Delivery"
 import * as Webhook from "@kassa/core/webhook/Webhook"
+import * as WebhookKey from "@kassa/core/webhook/WebhookKey"
 import * as Schema from "effect/Schema"
 import { LimitExceeded } from "./Errors.js"
 import { Id, PartyIdParam } from "./Params.js"
@@ -68,7 +70,12 @@ export class AdminWebhooksGroup extends HttpApiGroup.make("AdminWebhooks")
       .setPath(OperatorDeliveryPath)
       .addSuccess(Delivery.Delivery, { status: 202 })
   )
+  .add(
+    HttpApiEndpoint.post("rotateWebhookKey", "/parties/:partyID/webhook-key/rotate")
+      .setPath(Schema.Struct({ partyID: PartyIdParam }))
+      .addSuccess(WebhookKey.RotatedWebhookKey)
+  )
   .middleware(OperatorAuthentication)
   .prefix("/admin/v1")
-  .annotate(OpenApi.Description, "The operator's view of webhook delivery queues: deliveries, attempts, redelivery.")
+  .annotate(OpenApi.Description, "The operator's view of webhook delivery queues (deliveries, attempts, redelivery) and the rotation of a party's signing key.")
 {}

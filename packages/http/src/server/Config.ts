@@ -12,7 +12,7 @@
  * - `KASSA_VAULT_KEY`: the card vault's master key (32 bytes, base64 or hex) instead of the data dir's
  * - `KASSA_PUBLIC_URL` (default http://localhost:PORT): where payers reach this server (3-D Secure)
  * - `KASSA_PROVISION_DEMO` (default true on SQLite, false on PostgreSQL): provision a demo merchant on an empty store
- * - `KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS` (default false): let webhooks reach loopback and private networks (development)
+ * - `KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS` (default false): let webhooks reach loopback and private networks (development; never link-local or cloud metadata)
  * - `KASSA_WEBHOOK_CONCURRENCY` (default 128): notifications sent at once (at most 32 connections to one host)
  * - `KASSA_TRACING` (default false): keep Effect's spans (for a tracer an embedder provides)
  * - `KASSA_COUNT_STATEMENTS` (default false): count SQL statements by operation, shown at `/metrics`

@@ -1,11 +1,11 @@
 /**
  * @internal
  * The SSRF guard over node:dns: every address a host resolves to must be allowed by core's
- * `AddressPolicy`. Used at creation (a refused URL is a 400) and at every send, where the checked
- * addresses are the ones connected to (no second lookup an attacker's DNS could answer
- * differently).
+ * `AddressPolicy` (with the development allowance when the deployment gives it). Used at
+ * creation (a refused URL is a 400) and at every send, where the checked addresses are the ones
+ * connected to (no second lookup an attacker's DNS could answer differently).
  */
-import { forbiddenReason, isIpLiteral } from "@kassa/core/webhook/AddressPolicy"
+import { forbiddenReason, isIpLiteral, type PolicyOptions } from "@kassa/core/webhook/AddressPolicy"
 import * as dns from "node:dns"
 
 /** @internal */
@@ -28,19 +28,23 @@ export const bareHost = (hostname: string): string =>
   hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname
 
 /** @internal Why one of the addresses is refused, or undefined. */
-export const refusedAddress = (host: string, addresses: ReadonlyArray<ResolvedAddress>): string | undefined => {
+export const refusedAddress = (
+  host: string,
+  addresses: ReadonlyArray<ResolvedAddress>,
+  policy: PolicyOptions
+): string | undefined => {
   for (const a of addresses) {
-    const reason = forbiddenReason(a.address)
+    const reason = forbiddenReason(a.address, policy)
     if (reason !== undefined) return `host ${host} resolves to ${a.address} (${reason}), which webhooks may not reach`
   }
   return undefined
 }
 
 /** @internal Why an IP literal host is refused, or undefined (also for names). */
-export const refusedLiteral = (hostname: string): string | undefined => {
+export const refusedLiteral = (hostname: string, policy: PolicyOptions): string | undefined => {
   const host = bareHost(hostname)
   if (!isIpLiteral(host)) return undefined
-  const reason = forbiddenReason(host)
+  const reason = forbiddenReason(host, policy)
   return reason === undefined ? undefined : `address ${host} (${reason}) may not be reached by webhooks`
 }
 
@@ -60,9 +64,9 @@ export const checkUrl = async (
     return "not a valid URL"
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return "only http and https URLs are allowed"
-  if (options.allowPrivateNetworks) return undefined
+  const policy = { allowPrivateNetworks: options.allowPrivateNetworks }
   const host = bareHost(url.hostname)
-  if (isIpLiteral(host)) return refusedLiteral(url.hostname)
+  if (isIpLiteral(host)) return refusedLiteral(url.hostname, policy)
   const resolver = options.resolver ?? systemResolver
   let timer: ReturnType<typeof setTimeout> | undefined
   try {
@@ -72,7 +76,7 @@ export const checkUrl = async (
         timer = setTimeout(() => resolve([]), options.timeoutMs ?? 5_000)
       })
     ])
-    return refusedAddress(host, addresses)
+    return refusedAddress(host, addresses, policy)
   } catch {
     return undefined
   } finally {

@@ -76,6 +76,8 @@ export interface QueueItem {
   readonly eventType: string
   readonly body: string
   readonly redeliveryOf?: number | undefined
+  /** The party's key current when it is queued (absent: whichever key is current when it is sent). */
+  readonly keyID?: string | undefined
 }
 
 const deliveryRow = (item: QueueItem, now: number) => ({
@@ -89,7 +91,8 @@ const deliveryRow = (item: QueueItem, now: number) => ({
   status: "pending",
   createdAt: now,
   attempts: 0,
-  redeliveryOf: item.redeliveryOf ?? null
+  redeliveryOf: item.redeliveryOf ?? null,
+  keyId: item.keyID ?? null
 })
 
 /** @internal Appends a notification to the subject's queue; answers its id. */

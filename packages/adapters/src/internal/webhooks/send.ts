@@ -1,13 +1,14 @@
 /**
  * @internal
  * One POST of a notification with node:http / node:https: the exact body bytes, a deadline for
- * the answer, no redirect followed, and (unless private networks are allowed) only to addresses
- * the SSRF guard allows, checked on the addresses actually connected to. Connections are kept
+ * the answer, no redirect followed, and only to addresses the SSRF guard allows (with the
+ * development allowance when given), checked on the addresses actually connected to. Connections are kept
  * alive between notifications to the same receiver.
  */
 import * as http from "node:http"
 import * as https from "node:https"
 import type { LookupFunction } from "node:net"
+import type { PolicyOptions } from "@kassa/core/webhook/AddressPolicy"
 import { refusedAddress, refusedLiteral, type Resolver, systemResolver } from "./guard.js"
 
 /** @internal */
@@ -43,7 +44,7 @@ export interface SendResult {
 }
 
 /** @internal A lookup that refuses hosts resolving to forbidden addresses. */
-const guardedLookup = (resolver: Resolver): LookupFunction =>
+const guardedLookup = (resolver: Resolver, policy: PolicyOptions): LookupFunction =>
   ((hostname: string, options: any, callback: (...args: Array<any>) => void) => {
     resolver(hostname).then(
       (addresses) => {
@@ -54,7 +55,7 @@ const guardedLookup = (resolver: Resolver): LookupFunction =>
           error.code = "ENOTFOUND"
           return callback(error)
         }
-        const refused = refusedAddress(hostname, addresses)
+        const refused = refusedAddress(hostname, addresses, policy)
         if (refused !== undefined) {
           const error: NodeJS.ErrnoException = new Error(refused)
           error.code = "EWEBHOOKREFUSED"
@@ -106,17 +107,16 @@ const sendOnce = (
       return finish({ error: "invalid URL" })
     }
     if (target.protocol !== "http:" && target.protocol !== "https:") return finish({ error: "only http and https URLs are allowed" })
-    if (!options.allowPrivateNetworks) {
-      const refused = refusedLiteral(target.hostname)
-      if (refused !== undefined) return finish({ error: `refused: ${refused}` })
-    }
+    const policy = { allowPrivateNetworks: options.allowPrivateNetworks }
+    const refused = refusedLiteral(target.hostname, policy)
+    if (refused !== undefined) return finish({ error: `refused: ${refused}` })
     const secure = target.protocol === "https:"
     const agent = options.agents === undefined ? false : secure ? options.agents.https : options.agents.http
     const request = (secure ? https : http).request(target, {
       method: "POST",
       agent,
       headers: { ...headers, "content-length": String(body.length), ...(agent === false ? { connection: "close" } : {}) },
-      ...(options.allowPrivateNetworks ? {} : { lookup: guardedLookup(options.resolver ?? systemResolver) })
+      lookup: guardedLookup(options.resolver ?? systemResolver, policy)
     })
     timer = setTimeout(() => {
       finish({ error: `no answer within ${options.timeoutMs} ms` })

@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { Ids, PartyService } from "@kassa/core"
 import { WebhookService } from "@kassa/core/webhook/WebhookService"
 import * as Effect from "effect/Effect"
 import { KassaApi } from "../../api/KassaApi.js"
@@ -27,9 +28,14 @@ export const layer = HttpApiBuilder.group(KassaApi, "Webhooks", (handlers) =>
 export const adminLayer = HttpApiBuilder.group(KassaApi, "AdminWebhooks", (handlers) =>
   Effect.gen(function*() {
     const webhooks = yield* WebhookService
+    const parties = yield* PartyService.PartyService
     return handlers
       .handle("listWebhookDeliveries", ({ path, urlParams }) =>
         webhooks.deliveries(path.webhookID, { limit: urlParams.limit, status: urlParams.status }))
       .handle("listWebhookDeliveryAttempts", ({ path }) => webhooks.attempts(path.webhookID, path.deliveryID))
       .handle("redeliverWebhookDelivery", ({ path }) => webhooks.redeliver(path.webhookID, path.deliveryID))
+      .handle("rotateWebhookKey", ({ path }) => {
+        const party = Ids.PartyID.make(path.partyID)
+        return Effect.zipRight(parties.get(party), webhooks.rotateKey(party))
+      })
   }))

@@ -1,0 +1,65 @@
+/**
+ * `WebhookKeyRepository` on `SqlClient`: the parties' webhook key pairs in `webhook_keys`, at
+ * most one current (`retired_at` NULL) per party, which a unique index enforces.
+ *
+ * @since 0.1.0
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import { WebhookKeyRepository } from "@kassa/core/ports/WebhookKeyRepository"
+import type { PartyWebhookKey } from "@kassa/core/webhook/WebhookKey"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { date, opt, optDate } from "./internal/rows.js"
+
+const fromRow = (r: any): PartyWebhookKey => ({
+  id: r.id,
+  partyID: r.partyId,
+  publicKey: r.publicKey,
+  privateKeyRef: r.privateKey,
+  createdAt: date(r.createdAt),
+  ...opt("retiredAt", optDate(r.retiredAt))
+})
+
+const toRow = (k: PartyWebhookKey) => ({
+  id: k.id,
+  partyId: k.partyID,
+  publicKey: k.publicKey,
+  privateKey: k.privateKeyRef,
+  createdAt: k.createdAt.getTime(),
+  retiredAt: null
+})
+
+/** @since 0.1.0 @category layers */
+export const layer = Layer.effect(
+  WebhookKeyRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const current = (partyID: string) =>
+      sql`SELECT * FROM webhook_keys WHERE party_id = ${partyID} AND retired_at IS NULL`.pipe(
+        Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow)))
+      )
+    return {
+      current: (partyID) => Effect.orDie(current(partyID)),
+      insertIfAbsent: (key) =>
+        Effect.gen(function*() {
+          yield* sql`INSERT INTO webhook_keys ${sql.insert(toRow(key))}
+            ON CONFLICT (party_id) WHERE retired_at IS NULL DO NOTHING`
+          return Option.getOrElse(yield* current(key.partyID), () => key)
+        }).pipe(Effect.orDie),
+      rotate: (key) =>
+        Effect.gen(function*() {
+          // Concurrent rotations of one party's key take turns (SQLite serialises every write
+          // transaction): a later one then retires the key an earlier one made.
+          yield* sql.onDialectOrElse({
+            pg: () => sql`SELECT id FROM parties WHERE id = ${key.partyID} FOR UPDATE`,
+            orElse: () => Effect.void
+          })
+          const retired = yield* sql`UPDATE webhook_keys SET retired_at = ${key.createdAt.getTime()}
+            WHERE party_id = ${key.partyID} AND retired_at IS NULL RETURNING *`
+          yield* sql`INSERT INTO webhook_keys ${sql.insert(toRow(key))}`
+          return Option.fromNullable(retired[0]).pipe(Option.map(fromRow))
+        }).pipe(Effect.orDie)
+    }
+  })
+)

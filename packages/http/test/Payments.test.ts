@@ -572,6 +572,34 @@ for (const dialect of Dialects.dialects()) {
         yield* LedgerChecks.invariants
       }))
 
+    it.effect("50 concurrent captures and cancels of one hold queue: one 202, the others invalidPaymentStatus, never a 500", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        const inv = yield* newInvoice(api, m.shopID)
+        yield* pay(api, inv.id, { flow: hold() })
+        yield* waitFor(api, inv.id, "1", ["processed"])
+        const base = `/v2/processing/invoices/${inv.id}/payments/1`
+        const responses = yield* Effect.forEach(
+          Array.from({ length: 50 }, (_, i) => i),
+          (i) =>
+            i % 2 === 0
+              ? call("POST", `${base}/capture`, m.apiKey, { reason: `capture ${i}`, amount: 500 + i })
+              : call("POST", `${base}/cancel`, m.apiKey, { reason: `cancel ${i}` }),
+          { concurrency: "unbounded" }
+        )
+        const summary = responses.map((r) => `${r.status} ${r.json?.code ?? ""}`).join(", ")
+        assert.strictEqual(responses.filter((r) => r.status === 202).length, 1, summary)
+        for (const r of responses.filter((r) => r.status !== 202)) {
+          assert.strictEqual(r.status, 400, summary)
+          assert.strictEqual(r.json.code, "invalidPaymentStatus", summary)
+        }
+        const final = yield* waitFor(api, inv.id, "1", FINAL)
+        assert.strictEqual(yield* invoiceStatus(api, inv.id), final.status === "captured" ? "paid" : "unpaid")
+        assert.strictEqual((yield* statusTrail(api, inv.id, "1")).length, 2)
+        yield* LedgerChecks.invariants
+      }))
+
     for (const onHoldExpiration of ["capture", "cancel"] as const) {
       it.effect(`hold expiry with onHoldExpiration ${onHoldExpiration}: ${onHoldExpiration === "capture" ? "captured in full, the invoice paid" : "cancelled, the invoice unpaid"}`, () =>
         Effect.gen(function*() {

@@ -89,9 +89,10 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
 
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-    const load = (invoiceID: string, id: string) =>
-      Effect.flatMap(payments.findById(invoiceID, id), (o) =>
-        Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Payment", id)))
+    const found = (id: string) => (o: Option.Option<PaymentRecord>) =>
+      Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Payment", id))
+    const load = (invoiceID: string, id: string) => Effect.flatMap(payments.findById(invoiceID, id), found(id))
+    const loadForUpdate = (invoiceID: string, id: string) => Effect.flatMap(payments.findForUpdate(invoiceID, id), found(id))
 
     // A payment carries its invoice's party: one look-up when it is found; when it is not, the
     // invoice's says which of the two is missing.
@@ -219,7 +220,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       { alongside = Effect.void, extra = () => ({}), known }: ApplyOptions & { readonly known?: PaymentRecord } = {}
     ) =>
       Effect.suspend(() => {
-        const read = knownFirst(known, load(invoiceID, id))
+        const read = knownFirst(known, load(invoiceID, id), loadForUpdate(invoiceID, id))
         const conflict = () => new VersionConflict({ what: `payment ${invoiceID}/${id}` })
         return retryOnConflict(tx.withTransaction(Effect.gen(function*() {
           const { value: before, stale } = yield* read
@@ -578,7 +579,11 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
         }
         : { type: "PaymentFlowInstant" }
 
-      const read = knownFirst(invoice, invoiceRepo.findById(partyID, invoiceID).pipe(Effect.flatMap(Effect.orDie)))
+      const read = knownFirst(
+        invoice,
+        invoiceRepo.findById(partyID, invoiceID).pipe(Effect.flatMap(Effect.orDie)),
+        invoiceRepo.findForUpdate(invoiceID).pipe(Effect.flatMap(Effect.orDie))
+      )
       const created = yield* retryOnConflict(tx.withTransaction(Effect.gen(function*() {
         const { value: current, stale } = yield* read
         // The invoice counts its payments (a stale count loses the invoice's version check);

@@ -27,6 +27,8 @@ export * as CustomerService from "./customer/CustomerService.js"
 /** @since 0.1.0 */
 export * as Deadline from "./Deadline.js"
 /** @since 0.1.0 */
+export * as RequestDeadline from "./RequestDeadline.js"
+/** @since 0.1.0 */
 export * as Errors from "./Errors.js"
 /** @since 0.1.0 */
 export * as Event from "./Event.js"

@@ -163,6 +163,16 @@ const challengePath = (change: unknown) => {
   return new URL(c.userInteraction.request.uriTemplate).pathname
 }
 
+/** Whether the vault still holds the CVV session the payment was made with. */
+const cvvKept = (invoiceID: string, paymentID: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const [payment] = yield* sql<{ data: unknown }>`SELECT data FROM payments WHERE invoice_id = ${invoiceID} AND id = ${paymentID}`
+    const session = (typeof payment!.data === "string" ? JSON.parse(payment!.data) : payment!.data).vaultSession
+    assert.isString(session)
+    return (yield* sql`SELECT 1 FROM vault_sessions WHERE id = ${session}`).length > 0
+  }).pipe(Effect.orDie)
+
 const answerChallenge = (path: string, outcome: string) =>
   TestServer.raw("POST", path, { headers: { "content-type": "application/x-www-form-urlencoded" }, body: `outcome=${outcome}` })
 
@@ -244,10 +254,7 @@ for (const dialect of Dialects.dialects()) {
         const timers = yield* sql<{ kind: string }>`SELECT kind FROM timers WHERE subject IN (${inv.id}, ${`${inv.id}/1`})`
         assert.deepStrictEqual(timers.map((t) => t.kind), [])
         // the CVV went with the authorisation: its session is erased
-        const [payment] = yield* sql<{ data: unknown }>`SELECT data FROM payments WHERE invoice_id = ${inv.id} AND id = '1'`
-        const session = (typeof payment!.data === "string" ? JSON.parse(payment!.data) : payment!.data).vaultSession
-        assert.isString(session)
-        assert.strictEqual((yield* sql`SELECT 1 FROM vault_sessions WHERE id = ${session}`).length, 0)
+        assert.isFalse(yield* cvvKept(inv.id, "1"))
       }))
 
     it.effect("each declining test card fails with its TEST_CARDS.md error; the invoice stays unpaid and takes the next payment", () =>
@@ -695,6 +702,30 @@ for (const dialect of Dialects.dialects()) {
         yield* LedgerChecks.invariants
       }))
 
+    it.effect("the CVV session is erased on every outcome: past the processing deadline, declined, 3-D Secure failed or passed", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        /** Pays by `card`, answers the 3-D Secure challenge if given; the outcome and whether the CVV is kept. */
+        const outcome = (card: string, options: PayOptions, challenge?: "pass" | "fail") =>
+          Effect.gen(function*() {
+            const inv = yield* newInvoice(api, m.shopID)
+            yield* pay(api, inv.id, { card, ...options })
+            if (challenge !== undefined) {
+              const path = challengePath(yield* waitForChange(api, inv.id, "PaymentInteractionRequested"))
+              assert.strictEqual((yield* answerChallenge(path, challenge)).status, 200)
+            }
+            const p = yield* waitFor(api, inv.id, "1", [...FINAL, "processed"])
+            return { status: p.status, cvvKept: yield* cvvKept(inv.id, "1") }
+          })
+        const past = { processingDeadline: new Date(Date.now() - 60_000).toISOString() }
+        assert.deepStrictEqual(yield* outcome(VISA, past), { status: "failed", cvvKept: false })
+        assert.deepStrictEqual(yield* outcome(DECLINED, {}), { status: "failed", cvvKept: false })
+        assert.deepStrictEqual(yield* outcome(THREE_DS, { flow: hold() }, "fail"), { status: "failed", cvvKept: false })
+        assert.deepStrictEqual(yield* outcome(THREE_DS, { flow: hold() }, "pass"), { status: "processed", cvvKept: false })
+        assert.deepStrictEqual(yield* outcome(VISA, { flow: hold() }), { status: "processed", cvvKept: false })
+      }))
+
     it.effect("the payer's token and session: unknown, expired, another party's, a wrong session, a tool off the contract", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()
@@ -1010,4 +1041,23 @@ for (const dialect of Dialects.dialects()) {
         yield* LedgerChecks.invariants
       }))
   })
+
+  // The payer's time to answer a challenge, short enough to run out within a test.
+  layer(TestServer.layer(dialect, { settings: { interactionTimeoutMs: 300 } }), { timeout: "60 seconds", excludeTestServices: true })(
+    `Payments, challenges left unanswered [${dialect}]`,
+    (it) => {
+      it.effect("3-D Secure abandoned: failed with preauthorization_failed, the CVV session erased", () =>
+        Effect.gen(function*() {
+          const m = yield* Fixtures.merchant()
+          const api = yield* TestServer.client(m.apiKey)
+          const inv = yield* newInvoice(api, m.shopID)
+          yield* pay(api, inv.id, { card: THREE_DS, flow: hold() })
+          yield* waitForChange(api, inv.id, "PaymentInteractionRequested")
+          const failed = yield* waitFor(api, inv.id, "1", FINAL)
+          assert.deepStrictEqual(failed.error, { code: "preauthorization_failed" })
+          assert.isFalse(yield* cvvKept(inv.id, "1"))
+          yield* LedgerChecks.invariants
+        }))
+    }
+  )
 }

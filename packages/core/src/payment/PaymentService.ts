@@ -61,7 +61,6 @@ type TimerKey = Pick<Timer, "kind" | "subject">
 
 interface ApplyOptions {
   readonly extra?: (p: PaymentRecord) => Partial<PaymentRecord>
-  readonly alongside?: Effect.Effect<void>
 }
 
 const subjectOf = (invoiceID: string, paymentID: string) => `${invoiceID}/${paymentID}`
@@ -211,13 +210,12 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
      * - `known`, the payment as the caller last saw it, saves the first attempt its read: the
      *   write's version check catches a stale one, and a refusal or a no-op decided on it is
      *   decided again on a fresh read (`applyTo` passes it).
-     * - `alongside` is written in the same transaction when the command changes the payment.
      */
     const apply = (
       invoiceID: string,
       id: string,
       command: PaymentCommand,
-      { alongside = Effect.void, extra = () => ({}), known }: ApplyOptions & { readonly known?: PaymentRecord } = {}
+      { extra = () => ({}), known }: ApplyOptions & { readonly known?: PaymentRecord } = {}
     ) =>
       Effect.suspend(() => {
         const read = knownFirst(known, load(invoiceID, id), loadForUpdate(invoiceID, id))
@@ -257,7 +255,11 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
           // the invoice before the ledger, whose reads leave the invoice's write waiting
           const settled = yield* settleInvoice(after, at)
           yield* account(before, after)
-          yield* alongside
+          // The CVV serves the authorisation only: its session goes with the outcome that ends
+          // it (processed, or failed: declined, past the deadline, a challenge abandoned).
+          if (before.status === "pending" && after.status !== "pending" && after.vaultSession !== undefined) {
+            yield* vault.deleteSession(after.vaultSession)
+          }
           yield* appendEvent({ id: invoiceID, partyID: after.partyID }, [...changes, ...settled.changes])
           const subject = subjectOf(invoiceID, id)
           // The payer's time to answer a challenge runs with the state that asks for it, in the
@@ -318,16 +320,13 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
     /** Records the acquirer's answer; answers the payment as it now stands. */
     const applyAuthorization = (p: PaymentRecord, result: AuthorizeResult) =>
       Effect.gen(function*() {
-        // The CVV goes with the answer that ends its use, in the same transaction.
-        const alongside = p.vaultSession === undefined ? Effect.void : vault.deleteSession(p.vaultSession)
         switch (result._tag) {
           case "Authorized":
             return yield* applyTo(p, { _tag: "Authorized", transactionInfo: result.transaction }, {
-              extra: () => ({ recurrentToken: result.recurrentToken }),
-              alongside
+              extra: () => ({ recurrentToken: result.recurrentToken })
             })
           case "Declined":
-            return yield* applyTo(p, { _tag: "Declined", error: result.error }, { alongside })
+            return yield* applyTo(p, { _tag: "Declined", error: result.error })
           case "InteractionRequired": {
             const interactionID = `${yield* ids.next}${yield* ids.next}`
             return yield* applyTo(

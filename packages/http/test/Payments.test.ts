@@ -400,6 +400,36 @@ for (const dialect of Dialects.dialects()) {
         yield* LedgerChecks.invariants
       }))
 
+    it.effect("3-D Secure answered ten times at once: the first answer decides, the others change nothing and show the state", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        const inv = yield* newInvoice(api, m.shopID)
+        yield* pay(api, inv.id, { card: THREE_DS })
+        const path = challengePath(yield* waitForChange(api, inv.id, "PaymentInteractionRequested"))
+        const pages = yield* Effect.forEach(
+          Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? "pass" : "fail")),
+          (outcome) => answerChallenge(path, outcome),
+          { concurrency: "unbounded" }
+        )
+        const titles = pages.map((p) => /<h1>([^<]*)<\/h1>/.exec(p.text)?.[1])
+        const deciding = pages.filter((p) => p.status === 200)
+        assert.strictEqual(deciding.length, 1, titles.join(", "))
+        const passed = deciding[0]!.text.includes("<h1>Confirmed</h1>")
+        assert.isTrue(passed || deciding[0]!.text.includes("<h1>Declined</h1>"), deciding[0]!.text)
+        for (const p of pages.filter((p) => p.status !== 200)) {
+          assert.strictEqual(p.status, 404, p.text)
+          assert.include(p.text, "This challenge is over")
+          assert.match(p.text, /Status: (pending|processed|captured|failed)\./)
+        }
+        const final = yield* waitFor(api, inv.id, "1", FINAL)
+        assert.strictEqual(final.status, passed ? "captured" : "failed")
+        const changes = (yield* events(api, inv.id)).flatMap((e) => e.changes.map((c) => c.changeType))
+        assert.strictEqual(changes.filter((c) => c === "PaymentInteractionCompleted").length, 1)
+        assert.deepStrictEqual(yield* statusTrail(api, inv.id, "1"), passed ? ["processed", "captured+paid"] : ["failed"])
+        yield* LedgerChecks.invariants
+      }))
+
     it.effect("a paid invoice and a cancelled invoice refuse payments with invalidInvoiceStatus", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()

@@ -210,8 +210,9 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
      * - `known`, the payment as the caller last saw it, saves the first attempt its read: the
      *   write's version check catches a stale one, and a refusal or a no-op decided on it is
      *   decided again on a fresh read (`applyTo` passes it).
+     * Answers the payment as it now stands, and whether this command changed it.
      */
-    const apply = (
+    const decideAndApply = (
       invoiceID: string,
       id: string,
       command: PaymentCommand,
@@ -227,7 +228,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
           const { state, changes } = decision.right
           const at = yield* now
           const changed = state.status !== before.status || state.activity !== before.activity
-          if (!changed && changes.length === 0) return stale ? yield* conflict() : before
+          if (!changed && changes.length === 0) return stale ? yield* conflict() : { payment: before, changed: false }
           let after: PaymentRecord = {
             ...before,
             ...extra(before),
@@ -286,9 +287,12 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
               payload: null
             })
           }
-          return after
+          return { payment: after, changed: true }
         })))
       })
+
+    /** `decideAndApply`, answering the payment. */
+    const apply = (...args: Parameters<typeof decideAndApply>) => Effect.map(decideAndApply(...args), (r) => r.payment)
 
     /** `apply` to the payment as the caller holds it. */
     const applyTo = (p: PaymentRecord, command: PaymentCommand, options: ApplyOptions = {}) =>
@@ -706,13 +710,24 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       return p.value
     })
 
-    /** The payer passed or failed the challenge: the acquirer decides, the payment goes on. */
+    /**
+     * The payer passed or failed the challenge: the acquirer decides, the payment goes on. Of
+     * concurrent answers to one challenge the first completes it (`decided`); the others call
+     * nothing and answer the payment as it stands, as do answers to a challenge already over.
+     */
     const completeChallenge = Traced.fn("PaymentService.completeChallenge")(function*(interactionID: string, passed: boolean) {
-      const p = yield* challenge(interactionID)
-      const completed = yield* applyTo(p, { _tag: "InteractionCompleted", userInteraction: interactionOf(interactionID) })
+      const found = yield* payments.findByInteraction(interactionID)
+      if (Option.isNone(found)) return yield* NotFound.of("Challenge", interactionID)
+      const p = found.value
+      if (p.activity !== "interaction") return { payment: p, decided: false }
+      const completed = yield* decideAndApply(p.invoiceID, p.id, {
+        _tag: "InteractionCompleted",
+        userInteraction: interactionOf(interactionID)
+      }, { known: p })
+      if (!completed.changed) return { payment: completed.payment, decided: false }
       const result = yield* acquirer.completeInteraction(operationOf(p.invoiceID, p.id), passed)
-      yield* kick(p.invoiceID, p.id, yield* applyAuthorization(completed, result))
-      return yield* load(p.invoiceID, p.id)
+      yield* kick(p.invoiceID, p.id, yield* applyAuthorization(completed.payment, result))
+      return { payment: yield* load(p.invoiceID, p.id), decided: true }
     })
 
     return {

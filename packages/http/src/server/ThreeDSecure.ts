@@ -38,7 +38,7 @@ export const layer = HttpApiBuilder.Router.use((router) =>
       payments.completeChallenge(id, passed).pipe(
         Effect.map(({ decided, payment }) => ({ decided, status: payment.status as string })),
         Effect.catchTag("NotFound", () =>
-          Effect.map(customers.completeChallenge(id, passed), (b) => ({ decided: true, status: b.status as string })))
+          Effect.map(customers.completeChallenge(id, passed), ({ binding, decided }) => ({ decided, status: binding.status as string })))
       )
     const idOf = Effect.map(HttpRouter.params, (p) => p.interactionID ?? "")
 

@@ -32,7 +32,8 @@ const bindingData = (b: BindingRecord) => ({
   error: b.error,
   tool: b.tool,
   vaultSession: b.vaultSession,
-  recurrentToken: b.recurrentToken
+  recurrentToken: b.recurrentToken,
+  interactionCompleted: b.interactionCompleted
 })
 
 const bindingFromRow = (r: any): BindingRecord => {
@@ -50,6 +51,7 @@ const bindingFromRow = (r: any): BindingRecord => {
     vaultSession: d.vaultSession,
     recurrentToken: d.recurrentToken,
     interactionID: optString(r.interactionId),
+    ...opt("interactionCompleted", d.interactionCompleted),
     version: int(r.version)
   }
 }

@@ -10,6 +10,7 @@ import { type PaymentResourceRecord, PaymentResourceRepository } from "@kassa/co
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { rowLock } from "./internal/locks.js"
 import { date, int, json, optString, toJson } from "./internal/rows.js"
 import { touchingOnly, write } from "./internal/writes.js"
 
@@ -105,6 +106,7 @@ export const layer = Layer.mergeAll(
       const one = (rows: ReadonlyArray<any>) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))
       const own = sql.literal(columns)
       const read = touchingOnly("payments")
+      const forUpdate = rowLock(sql, "FOR UPDATE")
       return {
         findById: (invoiceID, id) =>
           read(sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id}`).pipe(Effect.map(one), Effect.orDie),
@@ -147,6 +149,11 @@ export const layer = Layer.mergeAll(
               data = ${toJson(dataOf(p))}, version = ${p.version}
               WHERE invoice_id = ${p.invoiceID} AND id = ${p.id} AND version = ${p.version - 1} RETURNING id`.pipe(
             Effect.map((rows) => rows.length > 0),
+            Effect.orDie
+          ),
+        findForUpdate: (invoiceID, id) =>
+          read(sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id} ${forUpdate}`).pipe(
+            Effect.map(one),
             Effect.orDie
           )
       }

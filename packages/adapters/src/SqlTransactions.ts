@@ -6,6 +6,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Transactions } from "@kassa/core/ports/Transactions"
+import * as RequestDeadline from "@kassa/core/RequestDeadline"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -45,7 +46,7 @@ export const layer = Layer.scoped(
     // PostgreSQL: a transaction's pure writes go together, before its next other statement or its
     // COMMIT; units of writes (`atomicWrites`) that arrive together go as one statement.
     // SQLite: transactions that arrive together share one COMMIT (its fsync is most of their time).
-    const { atomicWrites, withTransaction } = yield* sql.onDialectOrElse({
+    const dialectUnits = yield* sql.onDialectOrElse({
       pg: () =>
         Effect.map(unitBatcher(sql), (sendUnit) => ({
           withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => holdingUntilRead(sql, transact, effect),
@@ -59,10 +60,13 @@ export const layer = Layer.scoped(
           return { withTransaction, atomicWrites: withTransaction }
         })
     })
+    // A request past its deadline commits nothing; once one of its transactions commits, it is kept.
+    const beforeCommit = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.zipLeft(effect, RequestDeadline.beforeCommit)
     return {
       background: <A, E>(effect: Effect.Effect<A, E>) =>
         effect.pipe(
           Effect.catchAllCause((cause) => Effect.logError("background work failed", cause)),
+          RequestDeadline.detached,
           Effect.mapInputContext((context: Context.Context<never>) =>
             Context.omit(SqlClient.TransactionConnection)(context) as Context.Context<never>
           ),
@@ -70,8 +74,8 @@ export const layer = Layer.scoped(
           FiberSet.run(inFlight),
           Effect.asVoid
         ),
-      withTransaction,
-      atomicWrites
+      withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => dialectUnits.withTransaction(beforeCommit(effect)),
+      atomicWrites: <A, E, R>(effect: Effect.Effect<A, E, R>) => dialectUnits.atomicWrites(beforeCommit(effect))
     }
   })
 )

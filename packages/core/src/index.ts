@@ -28,6 +28,7 @@ export * as CustomerService from "./customer/CustomerService.js"
 export * as Deadline from "./Deadline.js"
 /** @since 0.1.0 */
 export * as Email from "./Email.js"
+export * as RequestDeadline from "./RequestDeadline.js"
 /** @since 0.1.0 */
 export * as Errors from "./Errors.js"
 /** @since 0.1.0 */

@@ -1,5 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as TestClock from "effect/TestClock"
 import { knownFirst, retryOnConflict, VersionConflict } from "../src/internal/optimistic.js"
 
 /** A store of one versioned value, and a command on it in the shape the services use. */
@@ -67,5 +71,50 @@ describe("knownFirst", () => {
       yield* command(undefined, "c")
       assert.strictEqual(reads(), 2)
       assert.deepStrictEqual(stored, { version: 3, value: "abc" })
+    }))
+})
+
+describe("retryOnConflict under contention", () => {
+  /** A command whose write loses `losses` races; attempts after the first read with the locking read. */
+  const contended = (losses: number) => {
+    const log: Array<"copy" | "read" | "locked"> = []
+    let lost = 0
+    const read = knownFirst(
+      { version: 1 },
+      Effect.sync(() => (log.push("read"), { version: 1 })),
+      Effect.sync(() => (log.push("locked"), { version: 1 }))
+    )
+    const command = retryOnConflict(Effect.gen(function*() {
+      const { stale } = yield* read
+      if (stale) log.push("copy")
+      if (lost++ < losses) return yield* new VersionConflict({ what: "value" })
+      return "written" as const
+    }))
+    return { command, log }
+  }
+
+  it.effect("a queue on one aggregate is waited out, backing off on Effect's clock; retries read with the lock", () =>
+    Effect.gen(function*() {
+      const { command, log } = contended(40)
+      const fiber = yield* Effect.fork(command)
+      yield* TestClock.adjust("10 seconds")
+      assert.strictEqual(yield* Fiber.join(fiber), "written")
+      assert.deepStrictEqual(log, ["copy", ...Array.from({ length: 40 }, () => "locked" as const)])
+    }))
+
+  it.effect("the first retry does not wait (a stale copy is the common case)", () =>
+    Effect.gen(function*() {
+      const { command, log } = contended(1)
+      assert.strictEqual(yield* command, "written")
+      assert.deepStrictEqual(log, ["copy", "locked"])
+    }))
+
+  it.effect("past the generous bound the conflict is a defect", () =>
+    Effect.gen(function*() {
+      const { command } = contended(1000)
+      const fiber = yield* Effect.fork(Effect.exit(command))
+      yield* TestClock.adjust("1 minute")
+      const exit = yield* Fiber.join(fiber)
+      assert.isTrue(Exit.isFailure(exit) && Cause.isDie(exit.cause))
     }))
 })

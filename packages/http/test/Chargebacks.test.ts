@@ -468,6 +468,54 @@ for (const dialect of Dialects.dialects()) {
         yield* LedgerChecks.invariants
       }))
 
+    it.effect("50 concurrent refunds and chargeback openings of one payment queue: 2xx or a business 400, the money adds up", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        const op = yield* operator
+        yield* pay(api, m.shopID, { amount: 50_000 }) // funds for the fees
+        const { path } = yield* pay(api, m.shopID)
+        const base = `/invoices/${path.invoiceID}/payments/${path.paymentID}`
+        const responses = yield* Effect.forEach(
+          Array.from({ length: 50 }, (_, i) => i),
+          (i) =>
+            i % 2 === 0
+              ? Effect.map(call("POST", `/v2/processing${base}/refunds`, m.apiKey, { amount: 100 + i }), (r) => ({ kind: "refund", r }))
+              : Effect.map(
+                call("POST", `/admin/v1${base}/chargebacks`, op.token, { body: 100 + i, levy: 10, currency: "RUB" }),
+                (r) => ({ kind: "chargeback", r })
+              ),
+          { concurrency: "unbounded" }
+        )
+        const summary = responses.map(({ kind, r }) => `${kind} ${r.status} ${r.json?.code ?? ""}`).join(", ")
+        for (const { r } of responses) {
+          assert.isTrue(r.status === 201 || (r.status === 400 && r.json.code === "chargebackInProgress"), summary)
+        }
+        const opened = responses.filter(({ kind, r }) => kind === "chargeback" && r.status === 201)
+        assert.isAtMost(opened.length, 1, summary)
+        const refunded = responses.filter(({ kind, r }) => kind === "refund" && r.status === 201)
+        const all = yield* poll(api.Refunds.getRefunds({ path }), (rs) => rs.every((x) => x.status !== "pending"), "refunds")
+        assert.strictEqual(all.length, refunded.length)
+        assert.strictEqual(
+          all.reduce((a, x) => a + x.amount, 0),
+          refunded.reduce((a, { r }) => a + num(r.json.amount), 0)
+        )
+        assert.strictEqual((yield* api.Chargebacks.getChargebacks({ path })).length, opened.length)
+
+        // 50 concurrent decisions on one pending chargeback: the first decides, the others are refused
+        const cb = opened[0]?.r.json.id ?? (yield* op.open(path, { body: 100, levy: 10, currency: "RUB" })).id
+        const decisions = ["accept", "reject", "cancel"] as const
+        const decided = yield* Effect.forEach(
+          Array.from({ length: 50 }, (_, i) => decisions[i % 3]!),
+          (decision) => call("POST", `/admin/v1${base}/chargebacks/${cb}/${decision}`, op.token, {}),
+          { concurrency: "unbounded" }
+        )
+        const statuses = decided.map((r) => `${r.status} ${r.json?.code ?? ""}`).join(", ")
+        assert.strictEqual(decided.filter((r) => r.status === 200).length, 1, statuses)
+        for (const r of decided) assert.isTrue(r.status === 200 || r.status === 400, statuses)
+        yield* LedgerChecks.invariants
+      }), 60_000)
+
     it.effect("the operator API needs an operator token; merchants cannot open or decide", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()

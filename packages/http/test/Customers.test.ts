@@ -736,6 +736,38 @@ for (const dialect of Dialects.dialects()) {
         yield* LedgerChecks.invariants
       }))
 
+    it.effect("3-D Secure binding answered ten times at once: the first answer decides, the others change nothing", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        const { customer } = yield* newCustomer(api, m.shopID)
+        const binding = yield* bind(api, customer.id, THREE_DS)
+        const requested = yield* waitForChange(api, customer.id, "CustomerBindingInteractionRequested")
+        const path = challengePath((requested as any).userInteraction)
+        const pages = yield* Effect.forEach(
+          Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? "pass" : "fail")),
+          (outcome) => answerChallenge(path, outcome),
+          { concurrency: "unbounded" }
+        )
+        const titles = pages.map((p) => /<h1>([^<]*)<\/h1>/.exec(p.text)?.[1])
+        const deciding = pages.filter((p) => p.status === 200)
+        assert.strictEqual(deciding.length, 1, titles.join(", "))
+        const passed = deciding[0]!.text.includes("<h1>Confirmed</h1>")
+        for (const p of pages.filter((p) => p.status !== 200)) {
+          assert.strictEqual(p.status, 404, p.text)
+          assert.include(p.text, "This challenge is over")
+        }
+        const done = yield* settled(api, customer.id, binding.id)
+        assert.strictEqual(done.status, passed ? "succeeded" : "failed")
+        const changes = (yield* history(api, customer.id)).flatMap((e) => e.changes.map((c) => c.changeType))
+        assert.deepStrictEqual(changes, [
+          "CustomerBindingStarted",
+          "CustomerBindingInteractionRequested",
+          "CustomerBindingInteractionCompleted",
+          "CustomerBindingStatusChanged"
+        ])
+      }))
+
     it.effect("3-D Secure binding: failing the challenge makes it failed; a bad answer is 400", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()

@@ -163,6 +163,16 @@ const challengePath = (change: unknown) => {
   return new URL(c.userInteraction.request.uriTemplate).pathname
 }
 
+/** Whether the vault still holds the CVV session the payment was made with. */
+const cvvKept = (invoiceID: string, paymentID: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const [payment] = yield* sql<{ data: unknown }>`SELECT data FROM payments WHERE invoice_id = ${invoiceID} AND id = ${paymentID}`
+    const session = (typeof payment!.data === "string" ? JSON.parse(payment!.data) : payment!.data).vaultSession
+    assert.isString(session)
+    return (yield* sql`SELECT 1 FROM vault_sessions WHERE id = ${session}`).length > 0
+  }).pipe(Effect.orDie)
+
 const answerChallenge = (path: string, outcome: string) =>
   TestServer.raw("POST", path, { headers: { "content-type": "application/x-www-form-urlencoded" }, body: `outcome=${outcome}` })
 
@@ -244,10 +254,7 @@ for (const dialect of Dialects.dialects()) {
         const timers = yield* sql<{ kind: string }>`SELECT kind FROM timers WHERE subject IN (${inv.id}, ${`${inv.id}/1`})`
         assert.deepStrictEqual(timers.map((t) => t.kind), [])
         // the CVV went with the authorisation: its session is erased
-        const [payment] = yield* sql<{ data: unknown }>`SELECT data FROM payments WHERE invoice_id = ${inv.id} AND id = '1'`
-        const session = (typeof payment!.data === "string" ? JSON.parse(payment!.data) : payment!.data).vaultSession
-        assert.isString(session)
-        assert.strictEqual((yield* sql`SELECT 1 FROM vault_sessions WHERE id = ${session}`).length, 0)
+        assert.isFalse(yield* cvvKept(inv.id, "1"))
       }))
 
     it.effect("each declining test card fails with its TEST_CARDS.md error; the invoice stays unpaid and takes the next payment", () =>
@@ -390,6 +397,36 @@ for (const dialect of Dialects.dialects()) {
         const next = yield* pay(api, inv.id)
         assert.strictEqual(next.id, "2")
         assert.strictEqual((yield* waitFor(api, inv.id, "2", FINAL)).status, "captured")
+        yield* LedgerChecks.invariants
+      }))
+
+    it.effect("3-D Secure answered ten times at once: the first answer decides, the others change nothing and show the state", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        const inv = yield* newInvoice(api, m.shopID)
+        yield* pay(api, inv.id, { card: THREE_DS })
+        const path = challengePath(yield* waitForChange(api, inv.id, "PaymentInteractionRequested"))
+        const pages = yield* Effect.forEach(
+          Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? "pass" : "fail")),
+          (outcome) => answerChallenge(path, outcome),
+          { concurrency: "unbounded" }
+        )
+        const titles = pages.map((p) => /<h1>([^<]*)<\/h1>/.exec(p.text)?.[1])
+        const deciding = pages.filter((p) => p.status === 200)
+        assert.strictEqual(deciding.length, 1, titles.join(", "))
+        const passed = deciding[0]!.text.includes("<h1>Confirmed</h1>")
+        assert.isTrue(passed || deciding[0]!.text.includes("<h1>Declined</h1>"), deciding[0]!.text)
+        for (const p of pages.filter((p) => p.status !== 200)) {
+          assert.strictEqual(p.status, 404, p.text)
+          assert.include(p.text, "This challenge is over")
+          assert.match(p.text, /Status: (pending|processed|captured|failed)\./)
+        }
+        const final = yield* waitFor(api, inv.id, "1", FINAL)
+        assert.strictEqual(final.status, passed ? "captured" : "failed")
+        const changes = (yield* events(api, inv.id)).flatMap((e) => e.changes.map((c) => c.changeType))
+        assert.strictEqual(changes.filter((c) => c === "PaymentInteractionCompleted").length, 1)
+        assert.deepStrictEqual(yield* statusTrail(api, inv.id, "1"), passed ? ["processed", "captured+paid"] : ["failed"])
         yield* LedgerChecks.invariants
       }))
 
@@ -572,6 +609,34 @@ for (const dialect of Dialects.dialects()) {
         yield* LedgerChecks.invariants
       }))
 
+    it.effect("50 concurrent captures and cancels of one hold queue: one 202, the others invalidPaymentStatus, never a 500", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        const inv = yield* newInvoice(api, m.shopID)
+        yield* pay(api, inv.id, { flow: hold() })
+        yield* waitFor(api, inv.id, "1", ["processed"])
+        const base = `/v2/processing/invoices/${inv.id}/payments/1`
+        const responses = yield* Effect.forEach(
+          Array.from({ length: 50 }, (_, i) => i),
+          (i) =>
+            i % 2 === 0
+              ? call("POST", `${base}/capture`, m.apiKey, { reason: `capture ${i}`, amount: 500 + i })
+              : call("POST", `${base}/cancel`, m.apiKey, { reason: `cancel ${i}` }),
+          { concurrency: "unbounded" }
+        )
+        const summary = responses.map((r) => `${r.status} ${r.json?.code ?? ""}`).join(", ")
+        assert.strictEqual(responses.filter((r) => r.status === 202).length, 1, summary)
+        for (const r of responses.filter((r) => r.status !== 202)) {
+          assert.strictEqual(r.status, 400, summary)
+          assert.strictEqual(r.json.code, "invalidPaymentStatus", summary)
+        }
+        const final = yield* waitFor(api, inv.id, "1", FINAL)
+        assert.strictEqual(yield* invoiceStatus(api, inv.id), final.status === "captured" ? "paid" : "unpaid")
+        assert.strictEqual((yield* statusTrail(api, inv.id, "1")).length, 2)
+        yield* LedgerChecks.invariants
+      }))
+
     for (const onHoldExpiration of ["capture", "cancel"] as const) {
       it.effect(`hold expiry with onHoldExpiration ${onHoldExpiration}: ${onHoldExpiration === "capture" ? "captured in full, the invoice paid" : "cancelled, the invoice unpaid"}`, () =>
         Effect.gen(function*() {
@@ -665,6 +730,30 @@ for (const dialect of Dialects.dialects()) {
         }
         assert.deepStrictEqual(yield* api.Payments.getPayments({ path: { invoiceID: other.id } }), [])
         yield* LedgerChecks.invariants
+      }))
+
+    it.effect("the CVV session is erased on every outcome: past the processing deadline, declined, 3-D Secure failed or passed", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        /** Pays by `card`, answers the 3-D Secure challenge if given; the outcome and whether the CVV is kept. */
+        const outcome = (card: string, options: PayOptions, challenge?: "pass" | "fail") =>
+          Effect.gen(function*() {
+            const inv = yield* newInvoice(api, m.shopID)
+            yield* pay(api, inv.id, { card, ...options })
+            if (challenge !== undefined) {
+              const path = challengePath(yield* waitForChange(api, inv.id, "PaymentInteractionRequested"))
+              assert.strictEqual((yield* answerChallenge(path, challenge)).status, 200)
+            }
+            const p = yield* waitFor(api, inv.id, "1", [...FINAL, "processed"])
+            return { status: p.status, cvvKept: yield* cvvKept(inv.id, "1") }
+          })
+        const past = { processingDeadline: new Date(Date.now() - 60_000).toISOString() }
+        assert.deepStrictEqual(yield* outcome(VISA, past), { status: "failed", cvvKept: false })
+        assert.deepStrictEqual(yield* outcome(DECLINED, {}), { status: "failed", cvvKept: false })
+        assert.deepStrictEqual(yield* outcome(THREE_DS, { flow: hold() }, "fail"), { status: "failed", cvvKept: false })
+        assert.deepStrictEqual(yield* outcome(THREE_DS, { flow: hold() }, "pass"), { status: "processed", cvvKept: false })
+        assert.deepStrictEqual(yield* outcome(VISA, { flow: hold() }), { status: "processed", cvvKept: false })
       }))
 
     it.effect("the payer's token and session: unknown, expired, another party's, a wrong session, a tool off the contract", () =>
@@ -1098,4 +1187,23 @@ for (const dialect of Dialects.dialects()) {
         yield* LedgerChecks.invariants
       }))
   })
+
+  // The payer's time to answer a challenge, short enough to run out within a test.
+  layer(TestServer.layer(dialect, { settings: { interactionTimeoutMs: 300 } }), { timeout: "60 seconds", excludeTestServices: true })(
+    `Payments, challenges left unanswered [${dialect}]`,
+    (it) => {
+      it.effect("3-D Secure abandoned: failed with preauthorization_failed, the CVV session erased", () =>
+        Effect.gen(function*() {
+          const m = yield* Fixtures.merchant()
+          const api = yield* TestServer.client(m.apiKey)
+          const inv = yield* newInvoice(api, m.shopID)
+          yield* pay(api, inv.id, { card: THREE_DS, flow: hold() })
+          yield* waitForChange(api, inv.id, "PaymentInteractionRequested")
+          const failed = yield* waitFor(api, inv.id, "1", FINAL)
+          assert.deepStrictEqual(failed.error, { code: "preauthorization_failed" })
+          assert.isFalse(yield* cvvKept(inv.id, "1"))
+          yield* LedgerChecks.invariants
+        }))
+    }
+  )
 }

@@ -695,6 +695,32 @@ for (const dialect of Dialects.dialects()) {
         yield* LedgerChecks.invariants
       }), 60_000)
 
+    it.effect("50 concurrent partial refunds that all fit queue on the payment: every one is 201, the money adds up", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        yield* pay(api, m.shopID, { amount: 50_000 }) // funds for the fees
+        const { path } = yield* pay(api, m.shopID, { amount: 10_000 })
+        const url = `/v2/processing/invoices/${path.invoiceID}/payments/${path.paymentID}/refunds`
+        const responses = yield* Effect.forEach(
+          Array.from({ length: 50 }, (_, i) => i),
+          (i) => call("POST", url, m.apiKey, { amount: 100 + i }),
+          { concurrency: "unbounded" }
+        )
+        assert.deepStrictEqual(responses.map((r) => r.status), responses.map(() => 201), responses.map((r) => r.text).join("\n"))
+        const all = yield* allSettled(api, path)
+        assert.strictEqual(all.length, 50)
+        assert.strictEqual(new Set(all.map((r) => r.id)).size, 50)
+        assert.isTrue(all.every((r) => r.status === "succeeded"))
+        const answered = responses.reduce((a, r) => a + num(r.json.amount), 0)
+        assert.strictEqual(answered, 50 * 100 + (49 * 50) / 2)
+        assert.strictEqual(all.reduce((a, r) => a + r.amount, 0), answered)
+        const events = yield* api.Invoices.getInvoiceEvents({ path: { invoiceID: path.invoiceID }, urlParams: { limit: 1000 } })
+        const started = events.flatMap((e) => e.changes).filter((c) => c.changeType === "RefundStarted")
+        assert.strictEqual(started.length, 50)
+        yield* LedgerChecks.invariants
+      }), 60_000)
+
     it.effect("50 concurrent refunds of 100 on a shop holding 1930: exactly 9 fit with their fees, 41 are insufficentAccountBalance", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()

@@ -102,7 +102,8 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
     const open = Traced.fn("ChargebackService.open")(
       function*(invoiceID: string, paymentID: string, params: ChargebackParams) {
         return yield* tx.withTransaction(Effect.gen(function*() {
-          const p = yield* paymentRepo.findById(invoiceID, paymentID).pipe(
+          // Locked: refunds and other chargebacks of the payment wait (they lock it too).
+          const p = yield* paymentRepo.findForUpdate(invoiceID, paymentID).pipe(
             Effect.flatMap((o) => (Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Payment", paymentID))))
           )
           if (p.status !== "captured") {
@@ -151,7 +152,7 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
           const c = yield* load(invoiceID, paymentID, id)
           const next = decide(c, cmd)
           if (Either.isLeft(next)) return yield* next.left
-          const p = yield* paymentRepo.findById(invoiceID, paymentID).pipe(Effect.flatMap(Effect.orDie))
+          const p = yield* paymentRepo.findForUpdate(invoiceID, paymentID).pipe(Effect.flatMap(Effect.orDie))
           const others = (yield* chargebacks.listByPayment(invoiceID, paymentID)).filter((x) => x.id !== id)
           if (cmd._tag === "Reopen" && others.some((x) => x.status === "pending")) {
             return yield* BusinessError.of("chargebackInProgress", "Another chargeback of this payment is pending")

@@ -102,6 +102,8 @@ export interface BindingRecord extends Binding {
   readonly vaultSession: string | undefined
   readonly recurrentToken: string | undefined
   readonly interactionID: string | undefined
+  /** The payer answered the challenge (the first answer decides; later ones change nothing). */
+  readonly interactionCompleted?: boolean | undefined
   readonly version: number
 }
 

@@ -180,7 +180,9 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
           lifecycle.push({ changeType: "CustomerReady" })
         }
         yield* append(c, [...next.changes, ...lifecycle])
-        // The challenge's timeout is scheduled and cancelled with the state, in one transaction.
+        // The challenge's timeout is scheduled and cancelled with the state, in one transaction. An
+        // answered challenge keeps it till the outcome: should the acquirer's answer never be
+        // recorded (a crash), the binding fails then instead of staying pending.
         const subject = `${customerID}/${id}`
         if (updated.status !== "pending") {
           yield* timers.cancel(ADVANCE_TIMER, subject)
@@ -192,8 +194,6 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
             dueAt: new Date((yield* Clock.currentTimeMillis) + settings.interactionTimeoutMs),
             payload: null
           })
-        } else if (next.changes.some((c) => c.changeType === "CustomerBindingInteractionCompleted")) {
-          yield* timers.cancel(INTERACTION_TIMER, subject)
         }
         return updated
       })))
@@ -402,23 +402,40 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
     /** The 3-D Secure challenge of a binding a payer opened, if it is still waiting. */
     const challenge = Traced.fn("CustomerService.challenge")(function*(interactionID: string) {
       const b = yield* customers.findBindingByInteraction(interactionID)
-      if (Option.isNone(b) || b.value.status !== "pending") return yield* NotFound.of("Challenge", interactionID)
+      if (Option.isNone(b) || b.value.status !== "pending" || b.value.interactionCompleted === true) {
+        return yield* NotFound.of("Challenge", interactionID)
+      }
       return b.value
     })
 
+    /**
+     * The payer passed or failed the challenge. Of concurrent answers the first completes it
+     * (`decided`) and calls the acquirer; the others call nothing and answer the binding as it
+     * stands, as do answers to a challenge already over.
+     */
     const completeChallenge = Traced.fn("CustomerService.completeChallenge")(function*(interactionID: string, passed: boolean) {
-      const b = yield* challenge(interactionID)
-      yield* transition(b.customerID, b.id, (x) => ({
-        binding: x,
-        changes: [{
-          changeType: "CustomerBindingInteractionCompleted",
-          customerBindingID: x.id,
-          userInteraction: interactionOf(interactionID)
-        }]
-      }))
+      const found = yield* customers.findBindingByInteraction(interactionID)
+      if (Option.isNone(found)) return yield* NotFound.of("Challenge", interactionID)
+      const b = found.value
+      // decided by the attempt that ran last (an attempt that lost a race runs again)
+      let decided = false
+      const binding = yield* transition(b.customerID, b.id, (x) => {
+        decided = x.status === "pending" && x.interactionCompleted !== true
+        return decided
+          ? {
+            binding: { ...x, interactionCompleted: true },
+            changes: [{
+              changeType: "CustomerBindingInteractionCompleted",
+              customerBindingID: x.id,
+              userInteraction: interactionOf(interactionID)
+            }]
+          }
+          : undefined
+      })
+      if (!decided) return { binding, decided }
       const result = yield* acquirer.completeInteraction(`binding.${b.customerID}.${b.id}`, passed)
       yield* applyResult(b, result)
-      return yield* loadBinding(b.customerID, b.id)
+      return { binding: yield* loadBinding(b.customerID, b.id), decided }
     })
 
     return {

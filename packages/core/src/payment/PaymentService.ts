@@ -62,7 +62,6 @@ type TimerKey = Pick<Timer, "kind" | "subject">
 
 interface ApplyOptions {
   readonly extra?: (p: PaymentRecord) => Partial<PaymentRecord>
-  readonly alongside?: Effect.Effect<void>
 }
 
 /**
@@ -97,9 +96,10 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
 
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-    const load = (invoiceID: string, id: string) =>
-      Effect.flatMap(payments.findById(invoiceID, id), (o) =>
-        Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Payment", id)))
+    const found = (id: string) => (o: Option.Option<PaymentRecord>) =>
+      Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Payment", id))
+    const load = (invoiceID: string, id: string) => Effect.flatMap(payments.findById(invoiceID, id), found(id))
+    const loadForUpdate = (invoiceID: string, id: string) => Effect.flatMap(payments.findForUpdate(invoiceID, id), found(id))
 
     // A payment carries its invoice's party: one look-up when it is found; when it is not, the
     // invoice's says which of the two is missing.
@@ -218,16 +218,16 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
      * - `known`, the payment as the caller last saw it, saves the first attempt its read: the
      *   write's version check catches a stale one, and a refusal or a no-op decided on it is
      *   decided again on a fresh read (`applyTo` passes it).
-     * - `alongside` is written in the same transaction when the command changes the payment.
+     * Answers the payment as it now stands, and whether this command changed it.
      */
-    const apply = (
+    const decideAndApply = (
       invoiceID: string,
       id: string,
       command: PaymentCommand,
-      { alongside = Effect.void, extra = () => ({}), known }: ApplyOptions & { readonly known?: PaymentRecord } = {}
+      { extra = () => ({}), known }: ApplyOptions & { readonly known?: PaymentRecord } = {}
     ) =>
       Effect.suspend(() => {
-        const read = knownFirst(known, load(invoiceID, id))
+        const read = knownFirst(known, load(invoiceID, id), loadForUpdate(invoiceID, id))
         const conflict = () => new VersionConflict({ what: `payment ${invoiceID}/${id}` })
         return retryOnConflict(tx.withTransaction(Effect.gen(function*() {
           const { value: before, stale } = yield* read
@@ -236,7 +236,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
           const { state, changes } = decision.right
           const at = yield* now
           const changed = state.status !== before.status || state.activity !== before.activity
-          if (!changed && changes.length === 0) return stale ? yield* conflict() : before
+          if (!changed && changes.length === 0) return stale ? yield* conflict() : { payment: before, changed: false }
           let after: PaymentRecord = {
             ...before,
             ...extra(before),
@@ -264,7 +264,11 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
           // the invoice before the ledger, whose reads leave the invoice's write waiting
           const settled = yield* settleInvoice(after, at)
           yield* account(before, after)
-          yield* alongside
+          // The CVV serves the authorisation only: its session goes with the outcome that ends
+          // it (processed, or failed: declined, past the deadline, a challenge abandoned).
+          if (before.status === "pending" && after.status !== "pending" && after.vaultSession !== undefined) {
+            yield* vault.deleteSession(after.vaultSession)
+          }
           yield* appendEvent({ id: invoiceID, partyID: after.partyID }, [...changes, ...settled.changes])
           const subject = subjectOf(invoiceID, id)
           // The payer's time to answer a challenge runs with the state that asks for it, in the
@@ -291,9 +295,12 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
               payload: null
             })
           }
-          return after
+          return { payment: after, changed: true }
         })))
       })
+
+    /** `decideAndApply`, answering the payment. */
+    const apply = (...args: Parameters<typeof decideAndApply>) => Effect.map(decideAndApply(...args), (r) => r.payment)
 
     /** `apply` to the payment as the caller holds it. */
     const applyTo = (p: PaymentRecord, command: PaymentCommand, options: ApplyOptions = {}) =>
@@ -325,16 +332,13 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
     /** Records the acquirer's answer; answers the payment as it now stands. */
     const applyAuthorization = (p: PaymentRecord, result: AuthorizeResult) =>
       Effect.gen(function*() {
-        // The CVV goes with the answer that ends its use, in the same transaction.
-        const alongside = p.vaultSession === undefined ? Effect.void : vault.deleteSession(p.vaultSession)
         switch (result._tag) {
           case "Authorized":
             return yield* applyTo(p, { _tag: "Authorized", transactionInfo: result.transaction }, {
-              extra: () => ({ recurrentToken: result.recurrentToken }),
-              alongside
+              extra: () => ({ recurrentToken: result.recurrentToken })
             })
           case "Declined":
-            return yield* applyTo(p, { _tag: "Declined", error: result.error }, { alongside })
+            return yield* applyTo(p, { _tag: "Declined", error: result.error })
           case "InteractionRequired": {
             const interactionID = `${yield* ids.next}${yield* ids.next}`
             return yield* applyTo(
@@ -592,7 +596,11 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
         }
         : { type: "PaymentFlowInstant" }
 
-      const read = knownFirst(invoice, invoiceRepo.findById(partyID, invoiceID).pipe(Effect.flatMap(Effect.orDie)))
+      const read = knownFirst(
+        invoice,
+        invoiceRepo.findById(partyID, invoiceID).pipe(Effect.flatMap(Effect.orDie)),
+        invoiceRepo.findForUpdate(invoiceID).pipe(Effect.flatMap(Effect.orDie))
+      )
       const created = yield* retryOnConflict(tx.withTransaction(Effect.gen(function*() {
         const { value: current, stale } = yield* read
         // The invoice counts its payments (a stale count loses the invoice's version check);
@@ -716,13 +724,24 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       return p.value
     })
 
-    /** The payer passed or failed the challenge: the acquirer decides, the payment goes on. */
+    /**
+     * The payer passed or failed the challenge: the acquirer decides, the payment goes on. Of
+     * concurrent answers to one challenge the first completes it (`decided`); the others call
+     * nothing and answer the payment as it stands, as do answers to a challenge already over.
+     */
     const completeChallenge = Traced.fn("PaymentService.completeChallenge")(function*(interactionID: string, passed: boolean) {
-      const p = yield* challenge(interactionID)
-      const completed = yield* applyTo(p, { _tag: "InteractionCompleted", userInteraction: interactionOf(interactionID) })
+      const found = yield* payments.findByInteraction(interactionID)
+      if (Option.isNone(found)) return yield* NotFound.of("Challenge", interactionID)
+      const p = found.value
+      if (p.activity !== "interaction") return { payment: p, decided: false }
+      const completed = yield* decideAndApply(p.invoiceID, p.id, {
+        _tag: "InteractionCompleted",
+        userInteraction: interactionOf(interactionID)
+      }, { known: p })
+      if (!completed.changed) return { payment: completed.payment, decided: false }
       const result = yield* acquirer.completeInteraction(operationOf(p.invoiceID, p.id), passed)
-      yield* kick(p.invoiceID, p.id, yield* applyAuthorization(completed, result))
-      return yield* load(p.invoiceID, p.id)
+      yield* kick(p.invoiceID, p.id, yield* applyAuthorization(completed.payment, result))
+      return { payment: yield* load(p.invoiceID, p.id), decided: true }
     })
 
     return {

@@ -18,4 +18,9 @@ export class PaymentRepository extends Context.Tag("kassa/PaymentRepository")<Pa
   readonly insert: (payment: PaymentRecord) => Effect.Effect<void>
   /** Writes `payment` if the stored version is still `payment.version - 1`; answers whether it did. */
   readonly update: (payment: PaymentRecord) => Effect.Effect<boolean>
+  /**
+   * Inside a transaction: reads the payment and keeps other writers off it until the transaction
+   * ends (they wait, then find a newer version). For commands that lost a race on it.
+   */
+  readonly findForUpdate: (invoiceID: string, id: string) => Effect.Effect<Option.Option<PaymentRecord>>
 }>() {}

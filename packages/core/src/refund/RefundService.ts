@@ -152,7 +152,11 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
 
         // The payment just read decides the first attempt; a refusal decided on it is decided
         // again on a fresh read, and the payment's version check catches a stale acceptance.
-        const read = knownFirst(payment, paymentRepo.findById(invoiceID, paymentID).pipe(Effect.flatMap(Effect.orDie)))
+        const read = knownFirst(
+          payment,
+          paymentRepo.findById(invoiceID, paymentID).pipe(Effect.flatMap(Effect.orDie)),
+          paymentRepo.findForUpdate(invoiceID, paymentID).pipe(Effect.flatMap(Effect.orDie))
+        )
         const created = yield* retryOnConflict(tx.withTransaction(Effect.flatMap(read, ({ stale, value: p }) =>
           Effect.gen(function*() {
             if (p.status !== "captured") {
@@ -276,8 +280,9 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
             : { changeType: "RefundStatusChanged", paymentID, refundID: id, status: updated.status, error: updated.error }
         ]
         if (updated.status === "succeeded") {
+          // The payment before the ledger, as a refund's creation takes them: one order, no deadlock.
+          const p = yield* paymentRepo.findForUpdate(invoiceID, paymentID).pipe(Effect.flatMap(Effect.orDie))
           yield* ledger.commit(planOf(r))
-          const p = yield* paymentRepo.findById(invoiceID, paymentID).pipe(Effect.flatMap(Effect.orDie))
           const all = yield* refunds.listByPayment(invoiceID, paymentID)
           const cbs = yield* chargebacks.listByPayment(invoiceID, paymentID)
           if (p.status === "captured" && remaining(p.amount, all, chargedBackOf(cbs)) === 0 && all.every((x) => x.status !== "pending")) {

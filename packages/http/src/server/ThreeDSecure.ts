@@ -33,11 +33,12 @@ export const layer = HttpApiBuilder.Router.use((router) =>
         Effect.map((p) => ({ amount: p.amount, currency: p.currency })),
         Effect.orElse(() => Effect.as(customers.challenge(id), { amount: 0, currency: "" }))
       )
+    // Whether this answer decided the challenge (an earlier one may have), and the status it left.
     const complete = (id: string, passed: boolean) =>
-      payments.challenge(id).pipe(
-        Effect.zipRight(payments.completeChallenge(id, passed)),
-        Effect.map((p) => p.status as string),
-        Effect.orElse(() => Effect.map(customers.completeChallenge(id, passed), (b) => b.status as string))
+      payments.completeChallenge(id, passed).pipe(
+        Effect.map(({ decided, payment }) => ({ decided, status: payment.status as string })),
+        Effect.catchTag("NotFound", () =>
+          Effect.map(customers.completeChallenge(id, passed), ({ binding, decided }) => ({ decided, status: binding.status as string })))
       )
     const idOf = Effect.map(HttpRouter.params, (p) => p.interactionID ?? "")
 
@@ -64,8 +65,11 @@ export const layer = HttpApiBuilder.Router.use((router) =>
         const id = yield* idOf
         const form = yield* HttpServerRequest.schemaBodyUrlParams(Schema.Struct({ outcome: Schema.Literal("pass", "fail") }))
         const passed = form.outcome === "pass"
-        const status = yield* complete(id, passed)
-        return page(passed ? "Confirmed" : "Declined", `<p>Status: ${escape(status)}. You may close this page.</p>`)
+        const { decided, status } = yield* complete(id, passed)
+        const state = `<p>Status: ${escape(status)}. You may close this page.</p>`
+        // An earlier answer decided (a double submission): this one changed nothing.
+        if (!decided) return page("This challenge is over", state, 404)
+        return page(passed ? "Confirmed" : "Declined", state)
       }).pipe(
         Effect.catchTag("NotFound", () => Effect.succeed(page("No such challenge", "<p>This challenge is over.</p>", 404))),
         Effect.catchAll(() => Effect.succeed(page("Bad request", "<p>The challenge could not be completed.</p>", 400)))

@@ -8,8 +8,9 @@
  *   a body over `maxBodyBytes` (with a Content-Length or chunked), a NUL character in the query or
  *   the body, or a body nested too deep → the same code (`InputLimits`); a NUL in the path → 404;
  * - an unknown route → 404 `{message}`; an unexpected defect → 500 `{message}`, logged;
- * - `X-Request-Deadline` is honoured: past it the request is stopped (its transaction rolls
- *   back) and answered 504 `{message}`;
+ * - `X-Request-Deadline` is honoured: past it a request that has committed nothing is stopped
+ *   (its transaction rolls back) and answered 504 `{message}`; one that has committed runs to
+ *   its end and answers what it did (`RequestDeadline`);
  * - JSON responses carry exactly `application/json; charset=utf-8`;
  * - every log line of the request carries its `X-Request-ID`; one access-log line and metrics
  *   per request, by operation and status;
@@ -27,7 +28,7 @@ import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Statements } from "@kassa/adapters"
-import { Deadline, Errors } from "@kassa/core"
+import { Deadline, Errors, RequestDeadline } from "@kassa/core"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -138,16 +139,22 @@ const middleware = HttpApiBuilder.middleware(
           const deadline = Deadline.parse(deadlineText, now)
           if (Option.isSome(deadline)) {
             const remaining = deadline.value.getTime() - now.getTime()
+            const late = () => json(504, { message: "Processing time exceeded the request deadline" })
             // Past the deadline nothing runs: the answer must not depend on how fast a handler is.
-            if (remaining <= 0) return json(504, { message: "Processing time exceeded the request deadline" })
-            handled = handled.pipe(
-              Effect.timeoutTo({
-                duration: remaining,
-                onSuccess: (response) => Effect.succeed(response),
-                onTimeout: () => Effect.succeed(json(504, { message: "Processing time exceeded the request deadline" }))
-              }),
-              Effect.flatten
+            if (remaining <= 0) return late()
+            const request = RequestDeadline.make(deadline.value.getTime())
+            // At the deadline a request that has committed nothing is stopped; a committing one
+            // is left to finish (the timer then never answers). The app runs uninterruptibly, the
+            // race's fibers with it: the timer must be interruptible to lose.
+            const timer = Effect.sleep(remaining).pipe(
+              Effect.zipRight(Effect.suspend(() => RequestDeadline.expire(request) ? Effect.succeed(late()) : Effect.never)),
+              Effect.interruptible
             )
+            const bounded = handled.pipe(
+              Effect.locally(RequestDeadline.current, request),
+              Effect.catchAllCause((cause) => request.state === "expired" ? Effect.succeed(late()) : Effect.failCause(cause))
+            )
+            handled = Effect.raceFirst(bounded, timer)
           }
         }
 

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as Config from "@kassa/http/server/Config"
+import * as Duration from "effect/Duration"
 
 describe("Config", () => {
   it("KASSA_DB_POOL_SIZE sizes the PostgreSQL pool; without it the pool keeps its default", () => {
@@ -28,5 +29,12 @@ describe("Config", () => {
         assert.throws(() => Config.fromEnv({ DATABASE_URL: "postgres://db/kassa", [name]: bad }), new RegExp(name))
       }
     }
+  })
+
+  it("KASSA_SHUTDOWN_GRACE takes seconds or an Effect duration; anything else stops the start", () => {
+    assert.strictEqual(Duration.toMillis(Config.fromEnv({ KASSA_SHUTDOWN_GRACE: "2.5" }).shutdownGrace!), 2500)
+    assert.strictEqual(Duration.toMillis(Config.fromEnv({ KASSA_SHUTDOWN_GRACE: "500 millis" }).shutdownGrace!), 500)
+    assert.strictEqual(Config.fromEnv({}).shutdownGrace, undefined)
+    assert.throws(() => Config.fromEnv({ KASSA_SHUTDOWN_GRACE: "soon" }), /KASSA_SHUTDOWN_GRACE/)
   })
 })

@@ -14,10 +14,13 @@
  * - `KASSA_WEBHOOK_CONCURRENCY` (default 128): notifications sent at once (at most 32 connections to one host)
  * - `KASSA_TRACING` (default false): keep Effect's spans (for a tracer an embedder provides)
  * - `KASSA_COUNT_STATEMENTS` (default false): count SQL statements by operation, shown at `/metrics`
+ * - `KASSA_SHUTDOWN_GRACE` (default 10 s): on SIGTERM, how long requests in flight may take to finish
  *
  * @since 0.1.0
  */
 import { Database } from "@kassa/adapters"
+import * as Duration from "effect/Duration"
+import * as Option from "effect/Option"
 import * as path from "node:path"
 import type { KassaConfig } from "../Kassa.js"
 
@@ -28,6 +31,7 @@ export interface ServerConfig extends KassaConfig {
   readonly provisionDemo: boolean
   readonly tracing: boolean
   readonly countStatements: boolean
+  readonly shutdownGrace?: Duration.Duration | undefined
 }
 
 /** A whole number from 1 to 1000 named by `name`, or undefined when it is not set. */
@@ -46,6 +50,15 @@ const flag = (env: NodeJS.ProcessEnv, name: string): boolean | undefined => {
   if (/^(1|true|yes)$/i.test(text)) return true
   if (/^(0|false|no)$/i.test(text)) return false
   throw new Error(`${name} must be true or false, got ${text}`)
+}
+
+/** A duration named by `name`: seconds ("10", "2.5") or Effect's form ("500 millis"); undefined when not set. */
+const duration = (env: NodeJS.ProcessEnv, name: string): Duration.Duration | undefined => {
+  const text = env[name]?.trim()
+  if (text === undefined || text === "") return undefined
+  const decoded = /^\d+(\.\d+)?$/.test(text) ? Option.some(Duration.seconds(Number(text))) : Duration.decodeUnknown(text)
+  if (Option.isNone(decoded) || !Duration.isFinite(decoded.value)) throw new Error(`${name} must be a duration such as 10 or "500 millis", got ${text}`)
+  return decoded.value
 }
 
 /** @since 0.1.0 */
@@ -72,6 +85,7 @@ export const fromEnv = (env: NodeJS.ProcessEnv = process.env): ServerConfig => {
     settings: { publicUrl: (env.KASSA_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, "") },
     provisionDemo: !/^(0|false|no)$/i.test(env.KASSA_PROVISION_DEMO ?? "true"),
     tracing: /^(1|true|yes)$/i.test(env.KASSA_TRACING ?? ""),
-    countStatements: /^(1|true|yes)$/i.test(env.KASSA_COUNT_STATEMENTS ?? "")
+    countStatements: /^(1|true|yes)$/i.test(env.KASSA_COUNT_STATEMENTS ?? ""),
+    shutdownGrace: duration(env, "KASSA_SHUTDOWN_GRACE")
   }
 }

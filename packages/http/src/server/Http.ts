@@ -17,6 +17,7 @@ import { KassaApi } from "../api/KassaApi.js"
 import { serviceTags } from "../Kassa.js"
 import * as Auth from "./Auth.js"
 import * as Docs from "./Docs.js"
+import { Draining } from "./Drain.js"
 import * as Envelope from "./Envelope.js"
 import * as Admin from "./handlers/Admin.js"
 import * as Contracts from "./handlers/Contracts.js"
@@ -55,7 +56,7 @@ export const app = Layer.mergeAll(
 ).pipe(Layer.provideMerge(api), Layer.provideMerge(Metrics.layer))
 
 /** Kassa's services a request may reach: core's (and the ledger's account reads). */
-const reachable = new Set<string>([...serviceTags, Ledger, Statements.StatementCounts].map((tag) => tag.key))
+const reachable = new Set<string>([...serviceTags, Ledger, Statements.StatementCounts, Draining].map((tag) => tag.key))
 
 /**
  * Builds the server where, of Kassa's services, only those a request reaches are seen: not the

@@ -6,6 +6,7 @@
  * - a schema violation in body, path, query or headers → 400 `{code: "invalidRequest", message}`
  *   naming the field; malformed JSON or an oversized body → the same code;
  * - an unknown route → 404 `{message}`; an unexpected defect → 500 `{message}`, logged;
+ * - while the server drains (`Drain`), a request is answered 503 `{message}` with `Retry-After`;
  * - `X-Request-Deadline` is honoured: past it the request is stopped (its transaction rolls
  *   back) and answered 504 `{message}`;
  * - JSON responses carry exactly `application/json; charset=utf-8`;
@@ -31,6 +32,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { KassaApi } from "../api/KassaApi.js"
+import { Draining, retryAfterSeconds } from "./Drain.js"
 import { Metrics } from "./Metrics.js"
 import { resolver } from "./Operations.js"
 
@@ -55,6 +57,7 @@ const middleware = HttpApiBuilder.middleware(
     const operationOf = resolver(KassaApi)
     // Each service or fiber ref a request sets copies its whole context: only what is used.
     const counting = Option.isSome(yield* Effect.serviceOption(Statements.StatementCounts))
+    const draining = Option.getOrUndefined(yield* Effect.serviceOption(Draining))
 
     return (app: HttpApp.Default) =>
       Effect.gen(function*() {
@@ -74,6 +77,13 @@ const middleware = HttpApiBuilder.middleware(
               : response
           })
         )
+
+        // A request on a connection still open while the server drains: retry elsewhere.
+        if (draining?.isDraining() === true && !path.startsWith("/health")) {
+          return json(503, { message: "The server is shutting down; retry the request" }).pipe(
+            HttpServerResponse.setHeaders({ "retry-after": String(retryAfterSeconds), connection: "close" })
+          )
+        }
 
         const length = Number(original.headers["content-length"] ?? 0)
         if (length > maxBodyBytes) {

@@ -11,25 +11,27 @@
  *
  * @since 0.1.0
  */
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as HttpServer from "@effect/platform/HttpServer"
 import { Statements } from "@kassa/adapters"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
-import { createServer } from "node:http"
 import * as Kassa from "../Kassa.js"
 import * as Config from "./Config.js"
+import * as Drain from "./Drain.js"
 import * as Http from "./Http.js"
 import * as Provisioning from "./Provisioning.js"
 
 const config = Config.fromEnv()
 
+const server = Drain.nodeServer({ port: config.port, host: config.host })
+
 // Ready before listen: the domain (database, migrations) is built first, then the demo
-// merchant, then the HTTP server, which opens its port last.
-const main = Http.serve.pipe(
-  HttpServer.withLogAddress,
-  Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
+// merchant, then the HTTP server, which opens its port last. On shutdown the drain runs first,
+// while the app still answers.
+const main = Drain.onShutdown(config.shutdownGrace ?? Drain.defaultGrace).pipe(
+  Layer.provide(Http.serve.pipe(HttpServer.withLogAddress)),
+  Layer.provide(server),
   Layer.provide(config.provisionDemo ? Provisioning.layer(config.dataDir) : Layer.empty),
   Layer.provideMerge(Kassa.layer(config)),
   Layer.provideMerge(config.countStatements ? Statements.layer : Layer.empty),

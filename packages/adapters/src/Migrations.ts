@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as Migrator from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import kernel from "./internal/migrations/0001_kernel.js"
@@ -23,7 +24,7 @@ import eventHeads from "./internal/migrations/0014_event_heads.js"
 import outboxPruned from "./internal/migrations/0015_outbox_pruned.js"
 import searchPayersDeferred from "./internal/migrations/0016_search_payers_deferred.js"
 
-const migrations = Migrator.fromRecord({
+const all = {
   "0001_kernel": kernel,
   "0002_reference_data": referenceData,
   "0003_invoices": invoices,
@@ -40,7 +41,22 @@ const migrations = Migrator.fromRecord({
   "0014_event_heads": eventHeads,
   "0015_outbox_pruned": outboxPruned,
   "0016_search_payers_deferred": searchPayersDeferred
-})
+}
+
+const migrations = Migrator.fromRecord(all)
+
+/** The number of the newest migration. @since 0.1.0 */
+export const latest = Math.max(...Object.keys(all).map((id) => Number.parseInt(id, 10)))
+
+/**
+ * The number of the newest migration the store has run (0 before any).
+ *
+ * @since 0.1.0 @category effects
+ */
+export const applied = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql<{ readonly latest: number | string | null }>`SELECT MAX(migration_id) AS latest FROM kassa_migrations`.pipe(
+    Effect.map((rows) => Number(rows[0]?.latest ?? 0))
+  ))
 
 /**
  * Runs the pending migrations. Fails (and the server does not start) when one fails.

@@ -55,6 +55,7 @@ import * as Queue from "effect/Queue"
 import * as Batcher from "./internal/batcher.js"
 import { make as randomId } from "./RandomIds.js"
 import * as Statements from "./Statements.js"
+import * as Workers from "./Workers.js"
 import { loadMasterKey } from "./SqlCardVault.js"
 import { rowLock } from "./internal/locks.js"
 import * as RealTime from "./internal/realTime.js"
@@ -718,7 +719,7 @@ const make = (options: WebhookOptions) =>
         Effect.zipRight(pause),
         Effect.forever,
         Statements.withWork("webhooks"),
-        Effect.forkScoped
+        Workers.forkScoped("webhookFanOut")
       )
       // A pool: free workers claim due subjects; a slow receiver holds up only its own subject.
       // The loop claims again as soon as a worker is free or something was queued, else it polls.
@@ -750,7 +751,7 @@ const make = (options: WebhookOptions) =>
         Effect.flatMap((full) => Effect.zipRight(full ? Queue.take(wake) : waitForWork, settle)),
         Effect.forever,
         Statements.withWork("webhooks"),
-        Effect.forkScoped
+        Workers.forkScoped("webhookDelivery")
       )
     }
 

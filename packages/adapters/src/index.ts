@@ -56,3 +56,5 @@ export * as TokenKeys from "./TokenKeys.js"
 export * as SqlWebhooks from "./SqlWebhooks.js"
 /** @since 0.1.0 */
 export * as WebhookDispatcher from "./WebhookDispatcher.js"
+/** @since 0.1.0 */
+export * as Workers from "./Workers.js"

@@ -7,7 +7,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import { Statements } from "@kassa/adapters"
+import { Statements, Workers } from "@kassa/adapters"
 import { Ledger } from "@kassa/core/ports/Ledger"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -19,6 +19,7 @@ import * as Auth from "./Auth.js"
 import * as Docs from "./Docs.js"
 import { Draining } from "./Drain.js"
 import * as Envelope from "./Envelope.js"
+import * as Health from "./Health.js"
 import * as Admin from "./handlers/Admin.js"
 import * as Contracts from "./handlers/Contracts.js"
 import * as Customers from "./handlers/Customers.js"
@@ -44,7 +45,7 @@ export const api = HttpApiBuilder.api(KassaApi).pipe(
 
 /**
  * Everything `HttpApiBuilder.serve` / `toWebHandler` need besides the domain: API-level
- * middleware, `/openapi.json`, `/docs`, `/health`, `/metrics`.
+ * middleware, `/openapi.json`, `/docs`, `/health` (and `/health/live`, `/health/ready`), `/metrics`.
  *
  * @since 0.1.0 @category layers
  */
@@ -52,11 +53,12 @@ export const app = Layer.mergeAll(
   Docs.layer,
   WireContract.layer,
   Routes.layer,
+  Health.layer,
   ThreeDSecure.layer
 ).pipe(Layer.provideMerge(api), Layer.provideMerge(Metrics.layer))
 
 /** Kassa's services a request may reach: core's (and the ledger's account reads). */
-const reachable = new Set<string>([...serviceTags, Ledger, Statements.StatementCounts, Draining].map((tag) => tag.key))
+const reachable = new Set<string>([...serviceTags, Ledger, Statements.StatementCounts, Draining, Workers.Workers].map((tag) => tag.key))
 
 /**
  * Builds the server where, of Kassa's services, only those a request reaches are seen: not the

@@ -14,6 +14,7 @@
  * - `KASSA_WEBHOOK_CONCURRENCY` (default 128): notifications sent at once (at most 32 connections to one host)
  * - `KASSA_TRACING` (default false): keep Effect's spans (for a tracer an embedder provides)
  * - `KASSA_COUNT_STATEMENTS` (default false): count SQL statements by operation, shown at `/metrics`
+ * - `OTEL_EXPORTER_OTLP_ENDPOINT`: export spans over OTLP/HTTP to this collector; `OTEL_SERVICE_NAME` (default kassa)
  * - `KASSA_SHUTDOWN_GRACE` (default 10 s): on SIGTERM, how long requests in flight may take to finish
  *
  * @since 0.1.0
@@ -32,6 +33,7 @@ export interface ServerConfig extends KassaConfig {
   readonly tracing: boolean
   readonly countStatements: boolean
   readonly shutdownGrace?: Duration.Duration | undefined
+  readonly otlp?: { readonly endpoint: string; readonly serviceName: string } | undefined
 }
 
 /** A whole number from 1 to 1000 named by `name`, or undefined when it is not set. */
@@ -86,6 +88,7 @@ export const fromEnv = (env: NodeJS.ProcessEnv = process.env): ServerConfig => {
     provisionDemo: !/^(0|false|no)$/i.test(env.KASSA_PROVISION_DEMO ?? "true"),
     tracing: /^(1|true|yes)$/i.test(env.KASSA_TRACING ?? ""),
     countStatements: /^(1|true|yes)$/i.test(env.KASSA_COUNT_STATEMENTS ?? ""),
-    shutdownGrace: duration(env, "KASSA_SHUTDOWN_GRACE")
+    shutdownGrace: duration(env, "KASSA_SHUTDOWN_GRACE"),
+    otlp: env.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME || "kassa" } : undefined
   }
 }

@@ -80,16 +80,22 @@ export const reachingOnly = <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<
     })
   )
 
+const serveWith = (requestSpans: boolean) =>
+  HttpApiBuilder.serve().pipe(
+    Layer.provide(app),
+    // Long path values must reach the schema (400 naming the field), not the router's limit (404).
+    Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: 1024 })),
+    HttpMiddleware.withTracerDisabledWhen(() => !requestSpans),
+    reachingOnly
+  )
+
 /**
  * The server without a transport: provide an `HttpServer` (Node's, or the test server) and the
- * domain. No per-request tracing span: there is no exporter, and it costs throughput.
+ * domain. No per-request tracing span: it costs throughput, and only an exporter needs it.
  *
  * @since 0.1.0 @category layers
  */
-export const serve = HttpApiBuilder.serve().pipe(
-  Layer.provide(app),
-  // Long path values must reach the schema (400 naming the field), not the router's limit (404).
-  Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: 1024 })),
-  HttpMiddleware.withTracerDisabledWhen(() => true),
-  reachingOnly
-)
+export const serve = serveWith(false)
+
+/** The server with a span per request, for an exporter (`Tracing`). @since 0.1.0 @category layers */
+export const serveTraced = serveWith(true)

@@ -21,6 +21,7 @@ import * as Config from "./Config.js"
 import * as Drain from "./Drain.js"
 import * as Http from "./Http.js"
 import * as Provisioning from "./Provisioning.js"
+import * as Tracing from "./Tracing.js"
 
 const config = Config.fromEnv()
 
@@ -30,14 +31,16 @@ const server = Drain.nodeServer({ port: config.port, host: config.host })
 // merchant, then the HTTP server, which opens its port last. On shutdown the drain runs first,
 // while the app still answers.
 const main = Drain.onShutdown(config.shutdownGrace ?? Drain.defaultGrace).pipe(
-  Layer.provide(Http.serve.pipe(HttpServer.withLogAddress)),
+  Layer.provide((config.otlp === undefined ? Http.serve : Http.serveTraced).pipe(HttpServer.withLogAddress)),
   Layer.provide(server),
   Layer.provide(config.provisionDemo ? Provisioning.layer(config.dataDir) : Layer.empty),
   Layer.provideMerge(Kassa.layer(config)),
   Layer.provideMerge(config.countStatements ? Statements.layer : Layer.empty),
   Layer.provide(Logger.json),
-  // Spans cost throughput and this binary exports none: off unless KASSA_TRACING asks.
-  Layer.provide(config.tracing ? Layer.empty : Layer.setTracerEnabled(false))
+  // Spans cost throughput: off unless exported over OTLP or KASSA_TRACING asks.
+  Layer.provide(
+    config.otlp !== undefined ? Tracing.layer(config.otlp) : config.tracing ? Layer.empty : Layer.setTracerEnabled(false)
+  )
 )
 
 NodeRuntime.runMain(Layer.launch(main), { disablePrettyLogger: true })

@@ -54,6 +54,7 @@ import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Batcher from "./internal/batcher.js"
 import { make as randomId } from "./RandomIds.js"
+import * as Counters from "./Counters.js"
 import * as Statements from "./Statements.js"
 import * as Workers from "./Workers.js"
 import { loadMasterKey } from "./SqlCardVault.js"
@@ -641,6 +642,7 @@ const make = (options: WebhookOptions) =>
           if (version === undefined) return attempts
           if (heads.length > 0 && heads[0].deletedAt !== null && heads[0].deletedAt !== undefined) {
             yield* discardQueue(s)
+            yield* Counters.increment(Counters.webhookDiscarded)
             yield* release(s, version)
             return attempts
           }
@@ -664,6 +666,8 @@ const make = (options: WebhookOptions) =>
               attemptHead(s, head, body, digest, sentAt, version, last)
             )
             attempts++
+            yield* Counters.increment(Counters.webhookAttempts, { outcome: succeeded ? "delivered" : "failed" })
+            if (!succeeded && Option.isNone(next)) yield* Counters.increment(Counters.webhookDiscarded)
             const annotations = { webhookID: s.webhookID, subject: `${s.type}/${s.id}`, deliveryID, attempt: number }
             if (succeeded) {
               yield* Effect.logDebug("webhook notification delivered").pipe(Effect.annotateLogs(annotations))

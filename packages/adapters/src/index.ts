@@ -5,6 +5,8 @@
  */
 
 /** @since 0.1.0 */
+export * as Counters from "./Counters.js"
+/** @since 0.1.0 */
 export * as Database from "./Database.js"
 /** @since 0.1.0 */
 export * as Migrations from "./Migrations.js"

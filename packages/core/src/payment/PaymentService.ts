@@ -45,6 +45,7 @@ import { type CaptureParams, type PaymentParams, type PaymentRecord, toPayment }
 import * as CashFlow from "./PaymentCashFlow.js"
 import type { PaymentChange, UserInteraction } from "./PaymentChange.js"
 import { decide, type PaymentCommand } from "./PaymentMachine.js"
+import * as Outcomes from "../Outcomes.js"
 
 /** @since 0.1.0 */
 export const OPERATION = "payment"
@@ -221,7 +222,10 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       Effect.suspend(() => {
         const read = knownFirst(known, load(invoiceID, id))
         const conflict = () => new VersionConflict({ what: `payment ${invoiceID}/${id}` })
+        // the status the committed attempt reached, counted once it is committed
+        let reached: string | undefined
         return retryOnConflict(tx.withTransaction(Effect.gen(function*() {
+          reached = undefined
           const { value: before, stale } = yield* read
           const decision = decide(before, command)
           if (Either.isLeft(decision)) return yield* stale ? conflict() : decision.left
@@ -283,8 +287,9 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
               payload: null
             })
           }
+          if (after.status !== before.status) reached = after.status
           return after
-        })))
+        }))).pipe(Effect.tap(() => reached === undefined ? Effect.void : Outcomes.count(Outcomes.payments, reached)))
       })
 
     /** `apply` to the payment as the caller holds it. */

@@ -15,6 +15,8 @@
  * - `KASSA_TRACING` (default false): keep Effect's spans (for a tracer an embedder provides)
  * - `KASSA_COUNT_STATEMENTS` (default false): count SQL statements by operation, shown at `/metrics`
  * - `OTEL_EXPORTER_OTLP_ENDPOINT`: export spans over OTLP/HTTP to this collector; `OTEL_SERVICE_NAME` (default kassa)
+ * - `KASSA_METRICS_TOKEN`: `/metrics` needs `Authorization: Bearer <token>`
+ * - `KASSA_METRICS_ADDRESS` (host:port or :port): `/metrics` on that address only
  * - `KASSA_SHUTDOWN_GRACE` (default 10 s): on SIGTERM, how long requests in flight may take to finish
  *
  * @since 0.1.0
@@ -24,6 +26,7 @@ import * as Duration from "effect/Duration"
 import * as Option from "effect/Option"
 import * as path from "node:path"
 import type { KassaConfig } from "../Kassa.js"
+import { type Access, parseAddress } from "./MetricsEndpoint.js"
 
 /** @since 0.1.0 @category models */
 export interface ServerConfig extends KassaConfig {
@@ -33,6 +36,7 @@ export interface ServerConfig extends KassaConfig {
   readonly tracing: boolean
   readonly countStatements: boolean
   readonly shutdownGrace?: Duration.Duration | undefined
+  readonly metrics: Access
   readonly otlp?: { readonly endpoint: string; readonly serviceName: string } | undefined
 }
 
@@ -89,6 +93,10 @@ export const fromEnv = (env: NodeJS.ProcessEnv = process.env): ServerConfig => {
     tracing: /^(1|true|yes)$/i.test(env.KASSA_TRACING ?? ""),
     countStatements: /^(1|true|yes)$/i.test(env.KASSA_COUNT_STATEMENTS ?? ""),
     shutdownGrace: duration(env, "KASSA_SHUTDOWN_GRACE"),
+    metrics: {
+      token: env.KASSA_METRICS_TOKEN || undefined,
+      address: env.KASSA_METRICS_ADDRESS ? parseAddress("KASSA_METRICS_ADDRESS", env.KASSA_METRICS_ADDRESS) : undefined
+    },
     otlp: env.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME || "kassa" } : undefined
   }
 }

@@ -7,7 +7,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import { Statements, Workers } from "@kassa/adapters"
+import { Database, Statements, Workers } from "@kassa/adapters"
 import { Ledger } from "@kassa/core/ports/Ledger"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -33,6 +33,8 @@ import * as Search from "./handlers/Search.js"
 import * as Shops from "./handlers/Shops.js"
 import * as Webhooks from "./handlers/Webhooks.js"
 import * as Metrics from "./Metrics.js"
+import * as MetricsEndpoint from "./MetricsEndpoint.js"
+import { MetricsAccess } from "./MetricsEndpoint.js"
 import * as Routes from "./Routes.js"
 import * as ThreeDSecure from "./ThreeDSecure.js"
 import * as WireContract from "./WireContract.js"
@@ -54,11 +56,12 @@ export const app = Layer.mergeAll(
   WireContract.layer,
   Routes.layer,
   Health.layer,
+  MetricsEndpoint.layer,
   ThreeDSecure.layer
 ).pipe(Layer.provideMerge(api), Layer.provideMerge(Metrics.layer))
 
 /** Kassa's services a request may reach: core's (and the ledger's account reads). */
-const reachable = new Set<string>([...serviceTags, Ledger, Statements.StatementCounts, Draining, Workers.Workers].map((tag) => tag.key))
+const reachable = new Set<string>([...serviceTags, Ledger, Statements.StatementCounts, Draining, Workers.Workers, MetricsAccess, Database.PoolStats].map((tag) => tag.key))
 
 /**
  * Builds the server where, of Kassa's services, only those a request reaches are seen: not the

@@ -20,6 +20,7 @@ import * as Kassa from "../Kassa.js"
 import * as Config from "./Config.js"
 import * as Drain from "./Drain.js"
 import * as Http from "./Http.js"
+import * as MetricsEndpoint from "./MetricsEndpoint.js"
 import * as Provisioning from "./Provisioning.js"
 import * as Tracing from "./Tracing.js"
 
@@ -33,6 +34,7 @@ const server = Drain.nodeServer({ port: config.port, host: config.host })
 const main = Drain.onShutdown(config.shutdownGrace ?? Drain.defaultGrace).pipe(
   Layer.provide((config.otlp === undefined ? Http.serve : Http.serveTraced).pipe(HttpServer.withLogAddress)),
   Layer.provide(server),
+  Layer.provide(Layer.succeed(MetricsEndpoint.MetricsAccess, config.metrics)),
   Layer.provide(config.provisionDemo ? Provisioning.layer(config.dataDir) : Layer.empty),
   Layer.provideMerge(Kassa.layer(config)),
   Layer.provideMerge(config.countStatements ? Statements.layer : Layer.empty),

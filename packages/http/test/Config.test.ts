@@ -37,4 +37,23 @@ describe("Config", () => {
     assert.strictEqual(Config.fromEnv({}).shutdownGrace, undefined)
     assert.throws(() => Config.fromEnv({ KASSA_SHUTDOWN_GRACE: "soon" }), /KASSA_SHUTDOWN_GRACE/)
   })
+
+  it("KASSA_METRICS_TOKEN and KASSA_METRICS_ADDRESS protect /metrics; an address that is not host:port stops the start", () => {
+    assert.deepStrictEqual(Config.fromEnv({}).metrics, { token: undefined, address: undefined })
+    assert.deepStrictEqual(Config.fromEnv({ KASSA_METRICS_TOKEN: "t", KASSA_METRICS_ADDRESS: "127.0.0.1:9464" }).metrics, {
+      token: "t",
+      address: { host: "127.0.0.1", port: 9464 }
+    })
+    assert.deepStrictEqual(Config.fromEnv({ KASSA_METRICS_ADDRESS: ":9464" }).metrics.address, { host: "0.0.0.0", port: 9464 })
+    assert.deepStrictEqual(Config.fromEnv({ KASSA_METRICS_ADDRESS: "[::1]:9464" }).metrics.address, { host: "::1", port: 9464 })
+    for (const bad of ["9464", "host:", "host:99999"]) {
+      assert.throws(() => Config.fromEnv({ KASSA_METRICS_ADDRESS: bad }), /KASSA_METRICS_ADDRESS/)
+    }
+  })
+
+  it("OTEL_EXPORTER_OTLP_ENDPOINT turns the OTLP export on, as service kassa unless OTEL_SERVICE_NAME names it", () => {
+    assert.strictEqual(Config.fromEnv({}).otlp, undefined)
+    assert.deepStrictEqual(Config.fromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://otel:4318" }).otlp, { endpoint: "http://otel:4318", serviceName: "kassa" })
+    assert.strictEqual(Config.fromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://otel:4318", OTEL_SERVICE_NAME: "pay" }).otlp?.serviceName, "pay")
+  })
 })

@@ -15,11 +15,50 @@ import { fileURLToPath } from "node:url"
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..")
 const bundlePath = path.join(repoRoot, "packages/http/dist/server.js")
 
+/** The newest modification time of the sources the bundle is made of. */
+const newestSource = (): number => {
+  let newest = fs.statSync(path.join(repoRoot, "package-lock.json")).mtimeMs
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name)
+      if (entry.isDirectory()) walk(full)
+      else newest = Math.max(newest, fs.statSync(full).mtimeMs)
+    }
+  }
+  for (const pkg of ["core", "adapters", "http"]) walk(path.join(repoRoot, "packages", pkg, "src"))
+  return newest
+}
+
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+
 let bundled = false
-/** Builds the bundle once per test process (`npm run bundle`). @since 0.1.0 */
+/**
+ * Builds the bundle (`npm run bundle`) when a source is newer than it, once per test process.
+ * Test files run in parallel processes: one builds at a time (a lock directory), the others then
+ * find it fresh.
+ *
+ * @since 0.1.0
+ */
 export const bundle = (): void => {
   if (bundled) return
-  execFileSync("npm", ["run", "bundle", "--silent"], { cwd: repoRoot, stdio: "ignore" })
+  const lock = path.join(path.dirname(bundlePath), ".bundling")
+  fs.mkdirSync(path.dirname(lock), { recursive: true })
+  for (;;) {
+    try {
+      fs.mkdirSync(lock)
+      break
+    } catch {
+      // a lock left by a process that died while building
+      if (Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 120_000) fs.rmSync(lock, { recursive: true, force: true })
+      pause(100)
+    }
+  }
+  try {
+    const built = fs.statSync(bundlePath, { throwIfNoEntry: false })?.mtimeMs ?? 0
+    if (built < newestSource()) execFileSync("npm", ["run", "bundle", "--silent"], { cwd: repoRoot, stdio: "ignore" })
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true })
+  }
   bundled = true
 }
 

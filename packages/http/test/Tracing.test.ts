@@ -24,7 +24,7 @@ const receiver = Effect.acquireRelease(
 )
 
 describe.each(Dialects.dialects())("Tracing (%s)", (dialect) => {
-  it.scopedLive("with OTEL_EXPORTER_OTLP_ENDPOINT the spans of a createInvoice reach the collector over OTLP/HTTP", () =>
+  it.scopedLive("with OTEL_EXPORTER_OTLP_ENDPOINT the spans of a createInvoice reach the collector over OTLP/HTTP; no card data or key in them", () =>
     Effect.gen(function*() {
       SpawnedServer.bundle()
       const collector = yield* receiver
@@ -48,6 +48,16 @@ describe.each(Dialects.dialects())("Tracing (%s)", (dialect) => {
         })
       )
       assert.strictEqual(created.status, 201)
+      const tokenized = yield* Effect.promise(() =>
+        SpawnedServer.request(server.port, "POST", "/v2/processing/payment-resources", {
+          body: {
+            paymentTool: { paymentToolType: "CardData", cardNumber: "4242424242424242", expDate: "12/30", cvv: "987" },
+            clientInfo: { fingerprint: "traced" }
+          },
+          headers: { authorization: `Bearer ${server.credentials.apiKey}`, "x-request-id": "traced-2" }
+        })
+      )
+      assert.strictEqual(tokenized.status, 201)
       // the batch is flushed on shutdown at the latest
       const exit = yield* Effect.promise(() => SpawnedServer.stop(server))
       assert.strictEqual(exit.code, 0)
@@ -66,5 +76,8 @@ describe.each(Dialects.dialects())("Tracing (%s)", (dialect) => {
       const [create] = byName("InvoiceService.create")
       assert.isDefined(create, `no InvoiceService.create among ${spans.map((s: any) => s.name).join(", ")}`)
       assert.strictEqual(create.traceId, request.traceId)
+      // no card number, CVV or credential in what is exported
+      const exported = JSON.stringify(collector.bodies)
+      for (const secret of ["4242424242424242", `"987"`, "cvv", server.credentials.apiKey]) assert.notInclude(exported, secret)
     }), 60_000)
 })

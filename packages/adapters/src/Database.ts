@@ -7,6 +7,7 @@
 import { SqlError } from "@effect/sql/SqlError"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -197,23 +198,41 @@ const byName = (f: (name: string) => string) => {
   }
 }
 
+/** The connections of the PostgreSQL pool, read for metrics. @since 0.1.0 @category models */
+export interface PoolCounts {
+  readonly total: number
+  readonly idle: number
+  readonly waiting: number
+}
+
+/**
+ * The pool's counts now; `undefined` on SQLite (one connection, no pool).
+ *
+ * @since 0.1.0 @category tags
+ */
+export class PoolStats extends Context.Tag("kassa/PoolStats")<PoolStats, { readonly read: () => PoolCounts | undefined }>() {}
+
 /** @since 0.1.0 @category layers */
 export const layer = (config: DatabaseConfig) => {
   const transformQueryNames = byName(String.camelToSnake)
   const transformResultNames = byName(String.snakeToCamel)
   if (config._tag === "pg") {
+    let pool: pg.Pool | undefined
+    const stats = Layer.succeed(PoolStats, {
+      read: () => pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }
+    })
     return PgClient.layerFromPool({
-      acquire: pgPool(config),
+      acquire: Effect.tap(pgPool(config), (p) => void (pool = p)),
       applicationName: "kassa",
       transformQueryNames,
       transformResultNames,
       types: pgTypes
-    }).pipe(Layer.orDie)
+    }).pipe(Layer.orDie, Layer.merge(stats))
   }
   if (config.filename !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(config.filename)), { recursive: true })
   return SqliteClient.layer({
     filename: config.filename,
     transformQueryNames,
     transformResultNames
-  }).pipe(Layer.orDie)
+  }).pipe(Layer.orDie, Layer.merge(Layer.succeed(PoolStats, { read: () => undefined })))
 }

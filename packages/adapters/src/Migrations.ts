@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as Migrator from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -26,7 +27,7 @@ import searchPayersDeferred from "./internal/migrations/0016_search_payers_defer
 import idempotencyNamespaces from "./internal/migrations/0017_idempotency_namespaces.js"
 import partyWebhookKeys from "./internal/migrations/0018_party_webhook_keys.js"
 
-const migrations = Migrator.fromRecord({
+const all = {
   "0001_kernel": kernel,
   "0002_reference_data": referenceData,
   "0003_invoices": invoices,
@@ -45,7 +46,22 @@ const migrations = Migrator.fromRecord({
   "0016_search_payers_deferred": searchPayersDeferred,
   "0017_idempotency_namespaces": idempotencyNamespaces,
   "0018_party_webhook_keys": partyWebhookKeys
-})
+}
+
+const migrations = Migrator.fromRecord(all)
+
+/** The number of the newest migration. @since 0.1.0 */
+export const latest = Math.max(...Object.keys(all).map((id) => Number.parseInt(id, 10)))
+
+/**
+ * The number of the newest migration the store has run (0 before any).
+ *
+ * @since 0.1.0 @category effects
+ */
+export const applied = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql<{ readonly latest: number | string | null }>`SELECT MAX(migration_id) AS latest FROM kassa_migrations`.pipe(
+    Effect.map((rows) => Number(rows[0]?.latest ?? 0))
+  ))
 
 /**
  * Runs the pending migrations. Fails (and the server does not start) when one fails.

@@ -24,6 +24,7 @@ import * as Option from "effect/Option"
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { countOperations, vaultOperations } from "./Counters.js"
 import { make as randomId } from "./RandomIds.js"
 import { int } from "./internal/rows.js"
 import { write, writeAll } from "./internal/writes.js"
@@ -428,7 +429,7 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
 
 /** The vault over a given master key (tests, embedding). @since 0.1.0 @category layers */
 export const layerWithKey = (masterKey: Buffer): Layer.Layer<CardVault, never, SqlClient.SqlClient> =>
-  Layer.effect(CardVault, make(masterKey))
+  Layer.effect(CardVault, Effect.map(make(masterKey), (vault) => countOperations(vaultOperations, vault)))
 
 /**
  * The vault over the master key of `KASSA_VAULT_KEY` (pass its value as `masterKey`) or of the

@@ -18,6 +18,7 @@ import { date, json, toJson } from "./internal/rows.js"
 import * as RealTime from "./internal/realTime.js"
 import { write } from "./internal/writes.js"
 import * as Statements from "./Statements.js"
+import * as Workers from "./Workers.js"
 
 /** Runs the timers that are due now; answers how many fired. @since 0.1.0 @category tags */
 export class Scheduler extends Context.Tag("kassa/Scheduler")<Scheduler, {
@@ -107,7 +108,7 @@ export const layer = (options: SchedulerOptions = { pollInterval: "250 millis", 
         Effect.zipRight(pause),
         Effect.forever,
         Statements.withWork("timers"),
-        Effect.forkScoped
+        Workers.forkScoped("timers")
       )
 
       return Context.make(Timers, timers).pipe(Context.add(Scheduler, { runDue }))

@@ -48,7 +48,9 @@ import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Batcher from "./internal/batcher.js"
 import { make as randomId } from "./RandomIds.js"
+import * as Counters from "./Counters.js"
 import * as Statements from "./Statements.js"
+import * as Workers from "./Workers.js"
 import { loadMasterKey } from "./SqlCardVault.js"
 import { rowLock } from "./internal/locks.js"
 import * as RealTime from "./internal/realTime.js"
@@ -635,6 +637,7 @@ const make = (options: WebhookOptions) =>
           if (version === undefined) return attempts
           if (heads.length > 0 && heads[0].deletedAt !== null && heads[0].deletedAt !== undefined) {
             yield* discardQueue(s)
+            yield* Counters.increment(Counters.webhookDiscarded)
             yield* release(s, version)
             return attempts
           }
@@ -658,6 +661,8 @@ const make = (options: WebhookOptions) =>
               attemptHead(s, head, body, digest, sentAt, version, last)
             )
             attempts++
+            yield* Counters.increment(Counters.webhookAttempts, { outcome: succeeded ? "delivered" : "failed" })
+            if (!succeeded && Option.isNone(next)) yield* Counters.increment(Counters.webhookDiscarded)
             const annotations = { webhookID: s.webhookID, subject: `${s.type}/${s.id}`, deliveryID, attempt: number }
             if (succeeded) {
               yield* Effect.logDebug("webhook notification delivered").pipe(Effect.annotateLogs(annotations))
@@ -713,7 +718,7 @@ const make = (options: WebhookOptions) =>
         Effect.zipRight(pause),
         Effect.forever,
         Statements.withWork("webhooks"),
-        Effect.forkScoped
+        Workers.forkScoped("webhookFanOut")
       )
       // A pool: free workers claim due subjects; a slow receiver holds up only its own subject.
       // The loop claims again as soon as a worker is free or something was queued, else it polls.
@@ -745,7 +750,7 @@ const make = (options: WebhookOptions) =>
         Effect.flatMap((full) => Effect.zipRight(full ? Queue.take(wake) : waitForWork, settle)),
         Effect.forever,
         Statements.withWork("webhooks"),
-        Effect.forkScoped
+        Workers.forkScoped("webhookDelivery")
       )
     }
 

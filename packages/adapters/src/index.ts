@@ -5,6 +5,8 @@
  */
 
 /** @since 0.1.0 */
+export * as Counters from "./Counters.js"
+/** @since 0.1.0 */
 export * as Database from "./Database.js"
 /** @since 0.1.0 */
 export * as Migrations from "./Migrations.js"
@@ -58,3 +60,5 @@ export * as SqlWebhooks from "./SqlWebhooks.js"
 export * as SqlWebhookKeys from "./SqlWebhookKeys.js"
 /** @since 0.1.0 */
 export * as WebhookDispatcher from "./WebhookDispatcher.js"
+/** @since 0.1.0 */
+export * as Workers from "./Workers.js"

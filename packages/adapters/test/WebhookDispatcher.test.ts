@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Statement from "@effect/sql/Statement"
 import { assert, layer } from "@effect/vitest"
-import { Database, TokenKeys } from "@kassa/adapters"
+import { Counters, Database, TokenKeys } from "@kassa/adapters"
 import * as SqlWebhooks from "@kassa/adapters/SqlWebhooks"
 import * as WebhookDispatcher from "@kassa/adapters/WebhookDispatcher"
 import { CustomerService, Ids, InvoiceService, PaymentResources, PaymentService } from "@kassa/core"
@@ -24,6 +24,7 @@ import * as Either from "effect/Either"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
 import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
@@ -444,6 +445,12 @@ for (const dialect of Dialects.dialects()) {
           const m = yield* Fixtures.merchant()
           const r = yield* Receiver.make
           const hook = yield* hookFor(m, r.urlFor("/retry"), { eventTypes: ["InvoiceCreated", "InvoiceCancelled"] })
+          const counters = Effect.all([
+            Metric.value(Metric.tagged(Counters.webhookAttempts, "outcome", "failed")),
+            Metric.value(Metric.tagged(Counters.webhookAttempts, "outcome", "delivered")),
+            Metric.value(Counters.webhookDiscarded)
+          ]).pipe(Effect.map((states) => states.map((state) => state.count)))
+          const countedBefore = yield* counters
           const invoice = yield* newInvoice(m)
           yield* r.setDefault(503)
           yield* d.fanOut
@@ -481,6 +488,9 @@ for (const dialect of Dialects.dialects()) {
           yield* d.deliverDue
           assert.deepStrictEqual(typesOf((yield* r.requests).slice(27)), ["InvoiceCancelled:200"])
           assert.deepStrictEqual((yield* deliveriesOf(hook.id)).map((x) => x.status), ["discarded", "delivered"])
+          // counted for /metrics: 27 failed attempts, one discarded queue, one delivered
+          const countedAfter = yield* counters
+          assert.deepStrictEqual(countedAfter.map((n, i) => n - countedBefore[i]!), [27, 1, 1])
         }))
 
       it.scoped("the whole accumulated queue is discarded with its head; the operator can redeliver", () =>

@@ -40,6 +40,8 @@ export * as JsonLimits from "./JsonLimits.js"
 /** @since 0.1.0 */
 export * as Money from "./Money.js"
 /** @since 0.1.0 */
+export * as Outcomes from "./Outcomes.js"
+/** @since 0.1.0 */
 export * as AccessTokens from "./auth/AccessTokens.js"
 /** @since 0.1.0 */
 export * as Allocation from "./allocation/Allocation.js"

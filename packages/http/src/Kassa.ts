@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Database, Migrations, RandomIds, SqlCardVault, SqlSearch, SqlStorage, type SqlTimers, TestAcquirer, TokenKeys, WebhookDispatcher } from "@kassa/adapters"
+import { Database, Migrations, RandomIds, SqlCardVault, SqlSearch, SqlStorage, type SqlTimers, TestAcquirer, TokenKeys, WebhookDispatcher, Workers } from "@kassa/adapters"
 import {
   ApiKeyService,
   ChargebackService,
@@ -90,5 +90,6 @@ export const layer = (config: KassaConfig) =>
     Layer.provideMerge(WebhookDispatcher.dispatcherLayer(config.webhooks)),
     Layer.provideMerge(ports(config)),
     Layer.provideMerge(TokenKeys.layer({ dataDir: config.dataDir, pem: config.signingKey })),
-    Layer.provideMerge(Database.layer(config.database))
+    Layer.provideMerge(Database.layer(config.database)),
+    Layer.provideMerge(Workers.layer)
   )

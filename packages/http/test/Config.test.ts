@@ -3,6 +3,7 @@ import { TokenKeys } from "@kassa/adapters"
 import * as Config from "@kassa/http/server/Config"
 import * as Logging from "@kassa/http/server/Logging"
 import * as Preflight from "@kassa/http/server/Preflight"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as LogLevel from "effect/LogLevel"
@@ -37,6 +38,32 @@ describe("Config", () => {
         assert.throws(() => Config.fromEnv({ DATABASE_URL: "postgres://db/kassa", [name]: bad }), new RegExp(name))
       }
     }
+  })
+
+  it("KASSA_SHUTDOWN_GRACE takes seconds or an Effect duration; anything else stops the start", () => {
+    assert.strictEqual(Duration.toMillis(Config.fromEnv({ KASSA_SHUTDOWN_GRACE: "2.5" }).shutdownGrace!), 2500)
+    assert.strictEqual(Duration.toMillis(Config.fromEnv({ KASSA_SHUTDOWN_GRACE: "500 millis" }).shutdownGrace!), 500)
+    assert.strictEqual(Config.fromEnv({}).shutdownGrace, undefined)
+    assert.throws(() => Config.fromEnv({ KASSA_SHUTDOWN_GRACE: "soon" }), /KASSA_SHUTDOWN_GRACE/)
+  })
+
+  it("KASSA_METRICS_TOKEN and KASSA_METRICS_ADDRESS protect /metrics; an address that is not host:port stops the start", () => {
+    assert.deepStrictEqual(Config.fromEnv({}).metrics, { token: undefined, address: undefined })
+    assert.deepStrictEqual(Config.fromEnv({ KASSA_METRICS_TOKEN: "t", KASSA_METRICS_ADDRESS: "127.0.0.1:9464" }).metrics, {
+      token: "t",
+      address: { host: "127.0.0.1", port: 9464 }
+    })
+    assert.deepStrictEqual(Config.fromEnv({ KASSA_METRICS_ADDRESS: ":9464" }).metrics.address, { host: "0.0.0.0", port: 9464 })
+    assert.deepStrictEqual(Config.fromEnv({ KASSA_METRICS_ADDRESS: "[::1]:9464" }).metrics.address, { host: "::1", port: 9464 })
+    for (const bad of ["9464", "host:", "host:99999"]) {
+      assert.throws(() => Config.fromEnv({ KASSA_METRICS_ADDRESS: bad }), /KASSA_METRICS_ADDRESS/)
+    }
+  })
+
+  it("OTEL_EXPORTER_OTLP_ENDPOINT turns the OTLP export on, as service kassa unless OTEL_SERVICE_NAME names it", () => {
+    assert.strictEqual(Config.fromEnv({}).otlp, undefined)
+    assert.deepStrictEqual(Config.fromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://otel:4318" }).otlp, { endpoint: "http://otel:4318", serviceName: "kassa" })
+    assert.strictEqual(Config.fromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://otel:4318", OTEL_SERVICE_NAME: "pay" }).otlp?.serviceName, "pay")
   })
 })
 

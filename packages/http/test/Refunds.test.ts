@@ -237,6 +237,31 @@ for (const dialect of Dialects.dialects()) {
         yield* LedgerChecks.invariants
       }))
 
+    it.effect("/metrics counts payments by the status they reach and refunds by outcome, once committed", () =>
+      Effect.gen(function*() {
+        const counted = Effect.map(TestServer.raw("GET", "/metrics"), ({ text }) => (series: string) =>
+          Number(text.split("\n").find((l) => l.startsWith(series + " "))?.split(" ")[1] ?? 0))
+        const before = yield* counted
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        const { path } = yield* pay(api, m.shopID)
+        yield* pay(api, m.shopID) // funds the shop for the refund
+        const declined = yield* pay(api, m.shopID, { card: DECLINED_CARD })
+        assert.strictEqual(declined.payment.status, "failed")
+        assert.strictEqual((yield* refund(api, path, {})).status, "succeeded")
+        yield* awaitPayment(api, path.invoiceID, path.paymentID, (s) => s === "refunded")
+        const after = yield* counted
+        for (const [series, added] of [
+          [`kassa_payments_total{status="processed"}`, 2],
+          [`kassa_payments_total{status="captured"}`, 2],
+          [`kassa_payments_total{status="failed"}`, 1],
+          [`kassa_payments_total{status="refunded"}`, 1],
+          [`kassa_refunds_total{status="succeeded"}`, 1]
+        ] as const) {
+          assert.isAtLeast(after(series) - before(series), added, series)
+        }
+      }))
+
     it.effect("amount omitted refunds the remainder; nothing left → the payment is refunded, the invoice stays paid; events", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()

@@ -15,6 +15,8 @@ export * as Fixtures from "./Fixtures.js"
 /** @since 0.1.0 */
 export * as LedgerChecks from "./LedgerChecks.js"
 /** @since 0.1.0 */
+export * as SpawnedServer from "./SpawnedServer.js"
+/** @since 0.1.0 */
 export * as TestDatabase from "./TestDatabase.js"
 /** @since 0.1.0 */
 export * as TestKassa from "./TestKassa.js"

@@ -26,6 +26,7 @@ import type { InvoiceRecord } from "../invoice/Invoice.js"
 import { InvoiceChange } from "../invoice/InvoiceChange.js"
 import { decide as decideInvoice, type InvoiceCommand } from "../invoice/InvoiceMachine.js"
 import { AGGREGATE as INVOICE, DUE_TIMER, InvoiceService } from "../invoice/InvoiceService.js"
+import * as Outcomes from "../Outcomes.js"
 import { Acquirer, type AcquirerTool, type AuthorizeResult } from "../ports/Acquirer.js"
 import { CardVault } from "../ports/CardVault.js"
 import { CustomerRepository } from "../ports/CustomerRepository.js"
@@ -229,7 +230,10 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       Effect.suspend(() => {
         const read = knownFirst(known, load(invoiceID, id), loadForUpdate(invoiceID, id))
         const conflict = () => new VersionConflict({ what: `payment ${invoiceID}/${id}` })
+        // the status the committed attempt reached, counted once it is committed
+        let reached: string | undefined
         return retryOnConflict(tx.withTransaction(Effect.gen(function*() {
+          reached = undefined
           const { value: before, stale } = yield* read
           const decision = decide(before, command)
           if (Either.isLeft(decision)) return yield* stale ? conflict() : decision.left
@@ -295,8 +299,9 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
               payload: null
             })
           }
+          if (after.status !== before.status) reached = after.status
           return { payment: after, changed: true }
-        })))
+        }))).pipe(Effect.tap(() => reached === undefined ? Effect.void : Outcomes.count(Outcomes.payments, reached)))
       })
 
     /** `decideAndApply`, answering the payment. */

@@ -35,6 +35,7 @@ import { Transactions } from "../ports/Transactions.js"
 import { KassaSettings } from "../Settings.js"
 import { ShopService } from "../shop/ShopService.js"
 import { type RefundParams, type RefundRecord, remaining, toRefund } from "./Refund.js"
+import * as Outcomes from "../Outcomes.js"
 
 /** @since 0.1.0 */
 export const OPERATION = "refund"
@@ -267,7 +268,10 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
     ) => {
       const { invoiceID, paymentID, id } = known
       const read = knownFirst(known, load(invoiceID, paymentID, id))
+      // what the committed attempt settled, counted once it is committed
+      let settled: { refund: string; paymentRefunded: boolean } | undefined
       return retryOnConflict(tx.withTransaction(Effect.gen(function*() {
+        settled = undefined
         const { stale, value: r } = yield* read
         if (r.status !== "pending") return stale ? yield* new VersionConflict({ what: `refund ${subjectOf(r)}` }) : r
         const updated: RefundRecord = outcome.error === undefined
@@ -297,8 +301,14 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
         }
         yield* append(r.partyID, invoiceID, changes)
         yield* timers.cancel(ADVANCE_TIMER, subjectOf(r))
+        settled = { refund: updated.status, paymentRefunded: changes.some((c) => c.changeType === "PaymentStatusChanged") }
         return updated
-      })))
+      }))).pipe(Effect.tap(() =>
+        settled === undefined ? Effect.void : Effect.zipRight(
+          Outcomes.count(Outcomes.refunds, settled.refund),
+          settled.paymentRefunded ? Outcomes.count(Outcomes.payments, "refunded") : Effect.void
+        )
+      ))
     }
 
     const advance = (invoiceID: string, paymentID: string, id: string, known?: RefundRecord): Effect.Effect<void> =>

@@ -16,6 +16,10 @@
  * - `KASSA_WEBHOOK_CONCURRENCY` (default 128): notifications sent at once (at most 32 connections to one host)
  * - `KASSA_TRACING` (default false): keep Effect's spans (for a tracer an embedder provides)
  * - `KASSA_COUNT_STATEMENTS` (default false): count SQL statements by operation, shown at `/metrics`
+ * - `OTEL_EXPORTER_OTLP_ENDPOINT`: export spans over OTLP/HTTP to this collector; `OTEL_SERVICE_NAME` (default kassa)
+ * - `KASSA_METRICS_TOKEN`: `/metrics` needs `Authorization: Bearer <token>`
+ * - `KASSA_METRICS_ADDRESS` (host:port or :port): `/metrics` on that address only
+ * - `KASSA_SHUTDOWN_GRACE` (default 10 s): on SIGTERM, how long requests in flight may take to finish
  *
  * The log settings (`KASSA_LOG_FORMAT`, `KASSA_LOG_LEVEL`) are read first, by `Logging`.
  *
@@ -25,12 +29,14 @@ import { Database, SqlCardVault, TokenKeys } from "@kassa/adapters"
 import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
 import * as ConfigProvider from "effect/ConfigProvider"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { isIP } from "node:net"
 import * as path from "node:path"
 import type { KassaConfig } from "../Kassa.js"
+import { type Access, parseAddress } from "./MetricsEndpoint.js"
 
 /** @since 0.1.0 @category models */
 export interface ServerConfig extends KassaConfig {
@@ -41,6 +47,9 @@ export interface ServerConfig extends KassaConfig {
   readonly countStatements: boolean
   /** How long a start waits for the database to answer. */
   readonly databaseWaitSeconds: number
+  readonly shutdownGrace?: Duration.Duration | undefined
+  readonly metrics: Access
+  readonly otlp?: { readonly endpoint: string; readonly serviceName: string } | undefined
 }
 
 /** The environment as a config source; an empty variable counts as unset. @since 0.1.0 */
@@ -85,6 +94,16 @@ const publicUrl = checked("KASSA_PUBLIC_URL", (text) => {
   return text.replace(/\/+$/, "")
 })
 
+/** Seconds ("10", "2.5") or Effect's form ("500 millis"). */
+const duration = (name: string) =>
+  checked(name, (text) => {
+    const decoded = /^\d+(\.\d+)?$/.test(text.trim()) ? Option.some(Duration.seconds(Number(text))) : Duration.decodeUnknown(text.trim())
+    if (Option.isNone(decoded) || !Duration.isFinite(decoded.value)) throw new Error(`Expected a duration such as 10 or "500 millis" but received ${text}`)
+    return decoded.value
+  })
+
+const metricsAddress = checked("KASSA_METRICS_ADDRESS", (text) => parseAddress("KASSA_METRICS_ADDRESS", text))
+
 const signingKey = checked("KASSA_SIGNING_KEY", (text) => (TokenKeys.fromPems(text), text))
 
 // `parseMasterKey` names its source itself; the rendered line names the variable already.
@@ -110,7 +129,12 @@ export const server: Config.Config<ServerConfig> = Config.all({
   allowPrivateNetworks: flag("KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS").pipe(Config.withDefault(false)),
   webhookConcurrency: Config.option(wholeNumber("KASSA_WEBHOOK_CONCURRENCY", 1, 1000)),
   tracing: flag("KASSA_TRACING").pipe(Config.withDefault(false)),
-  countStatements: flag("KASSA_COUNT_STATEMENTS").pipe(Config.withDefault(false))
+  countStatements: flag("KASSA_COUNT_STATEMENTS").pipe(Config.withDefault(false)),
+  shutdownGrace: Config.option(duration("KASSA_SHUTDOWN_GRACE")),
+  metricsToken: Config.option(Config.string("KASSA_METRICS_TOKEN")),
+  metricsAddress: Config.option(metricsAddress),
+  otlpEndpoint: Config.option(Config.string("OTEL_EXPORTER_OTLP_ENDPOINT")),
+  otlpServiceName: Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("kassa"))
 }).pipe(
   Config.mapOrFail((c) =>
     Either.map(
@@ -134,7 +158,10 @@ export const server: Config.Config<ServerConfig> = Config.all({
         // The demo merchant is for trying Kassa out on its embedded store, not for a shared database.
         provisionDemo: Option.getOrElse(c.provisionDemo, () => database._tag === "sqlite"),
         tracing: c.tracing,
-        countStatements: c.countStatements
+        countStatements: c.countStatements,
+        shutdownGrace: Option.getOrUndefined(c.shutdownGrace),
+        metrics: { token: Option.getOrUndefined(c.metricsToken), address: Option.getOrUndefined(c.metricsAddress) },
+        otlp: Option.getOrUndefined(Option.map(c.otlpEndpoint, (endpoint) => ({ endpoint, serviceName: c.otlpServiceName })))
       })
     )
   )

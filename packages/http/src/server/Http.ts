@@ -7,7 +7,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import { Statements } from "@kassa/adapters"
+import { Database, Statements, Workers } from "@kassa/adapters"
 import { Ledger } from "@kassa/core/ports/Ledger"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -18,7 +18,9 @@ import { serviceTags } from "../Kassa.js"
 import * as AccessLog from "./AccessLog.js"
 import * as Auth from "./Auth.js"
 import * as Docs from "./Docs.js"
+import { Draining } from "./Drain.js"
 import * as Envelope from "./Envelope.js"
+import * as Health from "./Health.js"
 import * as Admin from "./handlers/Admin.js"
 import * as Contracts from "./handlers/Contracts.js"
 import * as Customers from "./handlers/Customers.js"
@@ -32,6 +34,8 @@ import * as Search from "./handlers/Search.js"
 import * as Shops from "./handlers/Shops.js"
 import * as Webhooks from "./handlers/Webhooks.js"
 import * as Metrics from "./Metrics.js"
+import * as MetricsEndpoint from "./MetricsEndpoint.js"
+import { MetricsAccess } from "./MetricsEndpoint.js"
 import * as Routes from "./Routes.js"
 import * as ThreeDSecure from "./ThreeDSecure.js"
 import * as WireContract from "./WireContract.js"
@@ -44,7 +48,7 @@ export const api = HttpApiBuilder.api(KassaApi).pipe(
 
 /**
  * Everything `HttpApiBuilder.serve` / `toWebHandler` need besides the domain: API-level
- * middleware, `/openapi.json`, `/docs`, `/health`, `/metrics`.
+ * middleware, `/openapi.json`, `/docs`, `/health` (and `/health/live`, `/health/ready`), `/metrics`.
  *
  * @since 0.1.0 @category layers
  */
@@ -52,11 +56,13 @@ export const app = Layer.mergeAll(
   Docs.layer,
   WireContract.layer,
   Routes.layer,
+  Health.layer,
+  MetricsEndpoint.layer,
   ThreeDSecure.layer
 ).pipe(Layer.provideMerge(api), Layer.provideMerge(Metrics.layer))
 
 /** Kassa's services a request may reach: core's (and the ledger's account reads). */
-const reachable = new Set<string>([...serviceTags, Ledger, Statements.StatementCounts, AccessLog.AccessLog].map((tag) => tag.key))
+const reachable = new Set<string>([...serviceTags, Ledger, Statements.StatementCounts, AccessLog.AccessLog, Draining, Workers.Workers, MetricsAccess, Database.PoolStats].map((tag) => tag.key))
 
 /**
  * Builds the server where, of Kassa's services, only those a request reaches are seen: not the
@@ -78,16 +84,22 @@ export const reachingOnly = <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<
     })
   )
 
+const serveWith = (requestSpans: boolean) =>
+  HttpApiBuilder.serve().pipe(
+    Layer.provide(app),
+    // Long path values must reach the schema (400 naming the field), not the router's limit (404).
+    Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: 1024 })),
+    HttpMiddleware.withTracerDisabledWhen(() => !requestSpans),
+    reachingOnly
+  )
+
 /**
  * The server without a transport: provide an `HttpServer` (Node's, or the test server) and the
- * domain. No per-request tracing span: there is no exporter, and it costs throughput.
+ * domain. No per-request tracing span: it costs throughput, and only an exporter needs it.
  *
  * @since 0.1.0 @category layers
  */
-export const serve = HttpApiBuilder.serve().pipe(
-  Layer.provide(app),
-  // Long path values must reach the schema (400 naming the field), not the router's limit (404).
-  Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: 1024 })),
-  HttpMiddleware.withTracerDisabledWhen(() => true),
-  reachingOnly
-)
+export const serve = serveWith(false)
+
+/** The server with a span per request, for an exporter (`Tracing`). @since 0.1.0 @category layers */
+export const serveTraced = serveWith(true)

@@ -1,62 +1,120 @@
 /**
- * Request metrics by operation and status, rendered in Prometheus' text format at `/metrics`.
+ * The server's Prometheus registry (prom-client): requests by operation and status, the
+ * process and runtime (RSS, heap, event-loop lag, GC), and at each scrape the gauges read then
+ * (database pool, webhook queue, timers) and the counters kept in Effect's metric registry
+ * (webhook attempts, card-vault operations).
  *
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
+import * as MetricState from "effect/MetricState"
+import * as Prometheus from "prom-client"
 
 const buckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
-interface Series {
-  count: number
-  sum: number
-  readonly buckets: Array<number>
+/** Values a scrape reads, by gauge. @since 0.1.0 @category models */
+export interface ScrapeValues {
+  readonly poolConnections?: { readonly inUse: number; readonly idle: number; readonly waiting: number } | undefined
+  readonly webhookBacklog: { readonly outbox: number; readonly subjects: number }
+  readonly webhookOldestSeconds: { readonly outbox: number; readonly subjects: number }
+  readonly timersDue: number
+  readonly timersOldestLagSeconds: number
 }
 
 /** @since 0.1.0 @category models */
 export interface MetricsRegistry {
   readonly record: (operation: string, status: number, seconds: number) => void
-  readonly render: () => string
+  /** The exposition text, with the values read for this scrape. */
+  readonly render: (values: ScrapeValues) => Promise<string>
+  readonly contentType: string
 }
 
 /** @since 0.1.0 @category tags */
 export class Metrics extends Context.Tag("kassa/http/Metrics")<Metrics, MetricsRegistry>() {}
 
+/**
+ * Effect's counters and gauges named `kassa_*`, copied into the registry at each scrape.
+ */
+const fromEffect = (registry: Prometheus.Registry) => {
+  const mirrors = new Map<string, Prometheus.Counter | Prometheus.Gauge>()
+  return () => {
+    for (const pair of Metric.unsafeSnapshot()) {
+      const name = pair.metricKey.name
+      if (!name.startsWith("kassa_")) continue
+      const state = pair.metricState
+      const labels = Object.fromEntries(pair.metricKey.tags.map((t) => [t.key, t.value]))
+      let mirror = mirrors.get(name)
+      if (mirror === undefined) {
+        const config = {
+          name,
+          help: pair.metricKey.description._tag === "Some" ? pair.metricKey.description.value : name,
+          labelNames: Object.keys(labels),
+          registers: [registry]
+        }
+        mirror = MetricState.isCounterState(state) ? new Prometheus.Counter(config) : new Prometheus.Gauge(config)
+        mirrors.set(name, mirror)
+      }
+      const value = MetricState.isCounterState(state)
+        ? Number(state.count)
+        : MetricState.isGaugeState(state)
+        ? Number(state.value)
+        : undefined
+      if (value === undefined) continue
+      if (mirror instanceof Prometheus.Counter) {
+        mirror.remove(labels)
+        mirror.inc(labels, value)
+      } else {
+        mirror.set(labels, value)
+      }
+    }
+  }
+}
+
 /** @since 0.1.0 @category constructors */
 export const make = (): MetricsRegistry => {
-  const series = new Map<string, Series>()
-  const label = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, "\\\"").replace(/\n/g, "\\n")
+  const registry = new Prometheus.Registry()
+  Prometheus.collectDefaultMetrics({ register: registry })
+  const requests = new Prometheus.Counter({
+    name: "kassa_http_requests_total",
+    help: "HTTP requests by operation and status.",
+    labelNames: ["operation", "status"],
+    registers: [registry]
+  })
+  const latency = new Prometheus.Histogram({
+    name: "kassa_http_request_duration_seconds",
+    help: "HTTP request latency by operation and status.",
+    labelNames: ["operation", "status"],
+    buckets,
+    registers: [registry]
+  })
+  const gauge = (name: string, help: string, labelNames: Array<string> = []) =>
+    new Prometheus.Gauge({ name, help, labelNames, registers: [registry] })
+  const pool = gauge("kassa_db_pool_connections", "PostgreSQL pool connections by state (inUse, idle, waiting: requests waiting for one).", ["state"])
+  const backlog = gauge("kassa_webhook_backlog", "Webhook work waiting: events not fanned out yet (outbox), receivers' subjects due for delivery (subjects).", ["queue"])
+  const oldest = gauge("kassa_webhook_oldest_age_seconds", "How long the oldest waiting webhook work has waited, by queue.", ["queue"])
+  const timersDue = gauge("kassa_timers_due", "Durable timers due and not fired.")
+  const timersLag = gauge("kassa_timers_oldest_lag_seconds", "How long the oldest due timer is overdue.")
+  const mirrorEffect = fromEffect(registry)
   return {
     record: (operation, status, seconds) => {
-      const key = `operation="${label(operation)}",status="${status}"`
-      let s = series.get(key)
-      if (s === undefined) {
-        s = { count: 0, sum: 0, buckets: buckets.map(() => 0) }
-        series.set(key, s)
-      }
-      s.count++
-      s.sum += seconds
-      for (let i = 0; i < buckets.length; i++) if (seconds <= buckets[i]!) s.buckets[i]!++
+      const labels = { operation, status }
+      requests.inc(labels)
+      latency.observe(labels, seconds)
     },
-    render: () => {
-      const lines = [
-        "# HELP kassa_http_requests_total HTTP requests by operation and status.",
-        "# TYPE kassa_http_requests_total counter"
-      ]
-      for (const [key, s] of series) lines.push(`kassa_http_requests_total{${key}} ${s.count}`)
-      lines.push(
-        "# HELP kassa_http_request_duration_seconds HTTP request latency by operation and status.",
-        "# TYPE kassa_http_request_duration_seconds histogram"
-      )
-      for (const [key, s] of series) {
-        buckets.forEach((le, i) => lines.push(`kassa_http_request_duration_seconds_bucket{${key},le="${le}"} ${s.buckets[i]}`))
-        lines.push(`kassa_http_request_duration_seconds_bucket{${key},le="+Inf"} ${s.count}`)
-        lines.push(`kassa_http_request_duration_seconds_sum{${key}} ${s.sum}`)
-        lines.push(`kassa_http_request_duration_seconds_count{${key}} ${s.count}`)
+    render: (values) => {
+      if (values.poolConnections !== undefined) {
+        for (const [state, n] of Object.entries(values.poolConnections)) pool.set({ state }, n)
       }
-      return lines.join("\n") + "\n"
-    }
+      for (const [queue, n] of Object.entries(values.webhookBacklog)) backlog.set({ queue }, n)
+      for (const [queue, s] of Object.entries(values.webhookOldestSeconds)) oldest.set({ queue }, s)
+      timersDue.set(values.timersDue)
+      timersLag.set(values.timersOldestLagSeconds)
+      mirrorEffect()
+      return registry.metrics()
+    },
+    contentType: registry.contentType
   }
 }
 

@@ -1,5 +1,6 @@
 /**
- * Names the operation a request is for, from the contract's own routes (for metrics and logs).
+ * Names the operation a request is for, from the contract's own routes (for metrics and logs);
+ * the plain routes by what they serve, and anything else `notFound`.
  *
  * @since 0.1.0
  */
@@ -16,5 +17,16 @@ export const resolver = <Api extends HttpApi.HttpApi.Any>(api: Api) => {
     }
   })
   return (method: string, path: string): string =>
-    routes.find((r) => r.method === method && r.pattern.test(path))?.name ?? "unknown"
+    routes.find((r) => r.method === method && r.pattern.test(path))?.name ?? plainRoute(path)
 }
+
+const plainRoute = (path: string): string =>
+  path === "/openapi.json" || path === "/docs" || path.startsWith("/docs/")
+    ? "docs"
+    : path.startsWith("/3ds/")
+    ? "3ds"
+    : path === "/health" || path.startsWith("/health/")
+    ? "health"
+    : path === "/metrics"
+    ? "metrics"
+    : "notFound"

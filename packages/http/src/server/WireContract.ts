@@ -8,6 +8,7 @@
  *   a body over `maxBodyBytes` (with a Content-Length or chunked), a NUL character in the query or
  *   the body, or a body nested too deep → the same code (`InputLimits`); a NUL in the path → 404;
  * - an unknown route → 404 `{message}`; an unexpected defect → 500 `{message}`, logged;
+ * - while the server drains (`Drain`), a request is answered 503 `{message}` with `Retry-After`;
  * - `X-Request-Deadline` is honoured: past it a request that has committed nothing is stopped
  *   (its transaction rolls back) and answered 504 `{message}`; one that has committed runs to
  *   its end and answers what it did (`RequestDeadline`);
@@ -36,6 +37,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { KassaApi } from "../api/KassaApi.js"
 import * as AccessLog from "./AccessLog.js"
+import { Draining, retryAfterSeconds } from "./Drain.js"
 import * as InputLimits from "./InputLimits.js"
 import { Metrics } from "./Metrics.js"
 import { resolver } from "./Operations.js"
@@ -99,6 +101,7 @@ const middleware = HttpApiBuilder.middleware(
     // Each service or fiber ref a request sets copies its whole context: only what is used.
     const counting = Option.isSome(yield* Effect.serviceOption(Statements.StatementCounts))
     const accessLog = Option.isSome(yield* Effect.serviceOption(AccessLog.AccessLog))
+    const draining = Option.getOrUndefined(yield* Effect.serviceOption(Draining))
 
     return (app: HttpApp.Default) =>
       Effect.gen(function*() {
@@ -120,6 +123,13 @@ const middleware = HttpApiBuilder.middleware(
             ? Effect.as(AccessLog.log({ request: original, response, operation, requestId, milliseconds }), answer)
             : Effect.succeed(answer)
         })
+
+        // A request on a connection still open while the server drains: retry elsewhere.
+        if (draining?.isDraining() === true && !path.startsWith("/health")) {
+          return json(503, { message: "The server is shutting down; retry the request" }).pipe(
+            HttpServerResponse.setHeaders({ "retry-after": String(retryAfterSeconds), connection: "close" })
+          )
+        }
 
         const length = Number(original.headers["content-length"] ?? 0)
         if (length > maxBodyBytes) return invalidRequest(`Request body exceeds ${maxBodyBytes} bytes`)

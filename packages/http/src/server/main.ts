@@ -11,7 +11,6 @@
  *
  * @since 0.1.0
  */
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as HttpServer from "@effect/platform/HttpServer"
 import { Database, Migrations, Statements } from "@kassa/adapters"
@@ -21,14 +20,16 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import { createServer } from "node:http"
 import * as Kassa from "../Kassa.js"
 import * as AccessLog from "./AccessLog.js"
 import * as Config from "./Config.js"
+import * as Drain from "./Drain.js"
 import * as Http from "./Http.js"
 import * as Logging from "./Logging.js"
+import * as MetricsEndpoint from "./MetricsEndpoint.js"
 import * as Preflight from "./Preflight.js"
 import * as Provisioning from "./Provisioning.js"
+import * as Tracing from "./Tracing.js"
 import { version } from "./Version.js"
 
 const roles = ["HTTP API", "timers", "webhook dispatcher"]
@@ -43,22 +44,27 @@ const migrationsLine = Layer.effectDiscard(
 )
 
 // Ready before listen: the domain (database, migrations) is built first, then the demo
-// merchant, then the HTTP server, which opens its port last.
+// merchant, then the HTTP server, which opens its port last. On shutdown the drain runs first,
+// while the app still answers.
 const server = (config: Config.ServerConfig, ready: Ref.Ref<boolean>) =>
   Layer.effectDiscard(
     HttpServer.addressFormattedWith((address) =>
       Effect.logInfo(`ready on ${address}; running: ${roles.join(", ")}`).pipe(Effect.zipRight(Ref.set(ready, true)))
     )
   ).pipe(
-    Layer.provideMerge(Http.serve),
-    Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
+    Layer.provideMerge(Drain.onShutdown(config.shutdownGrace ?? Drain.defaultGrace)),
+    Layer.provideMerge(config.otlp === undefined ? Http.serve : Http.serveTraced),
+    Layer.provide(Drain.nodeServer({ port: config.port, host: config.host })),
+    Layer.provide(Layer.succeed(MetricsEndpoint.MetricsAccess, config.metrics)),
     Layer.provide(config.provisionDemo ? Provisioning.layer(config.dataDir) : Layer.empty),
     Layer.provide(migrationsLine),
     Layer.provideMerge(Kassa.layer(config)),
     Layer.provideMerge(config.countStatements ? Statements.layer : Layer.empty),
     Layer.provideMerge(AccessLog.layer),
-    // Spans cost throughput and this binary exports none: off unless KASSA_TRACING asks.
-    Layer.provide(config.tracing ? Layer.empty : Layer.setTracerEnabled(false))
+    // Spans cost throughput: off unless exported over OTLP or KASSA_TRACING asks.
+    Layer.provide(
+      config.otlp !== undefined ? Tracing.layer(config.otlp) : config.tracing ? Layer.empty : Layer.setTracerEnabled(false)
+    )
   )
 
 const start = (ready: Ref.Ref<boolean>) => Effect.gen(function*() {

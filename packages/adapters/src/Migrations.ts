@@ -22,6 +22,7 @@ import searchTriggerConditions from "./internal/migrations/0013_search_trigger_c
 import eventHeads from "./internal/migrations/0014_event_heads.js"
 import outboxPruned from "./internal/migrations/0015_outbox_pruned.js"
 import searchPayersDeferred from "./internal/migrations/0016_search_payers_deferred.js"
+import requestReplays from "./internal/migrations/0019_request_replays.js"
 
 const migrations = Migrator.fromRecord({
   "0001_kernel": kernel,
@@ -39,7 +40,8 @@ const migrations = Migrator.fromRecord({
   "0013_search_trigger_conditions": searchTriggerConditions,
   "0014_event_heads": eventHeads,
   "0015_outbox_pruned": outboxPruned,
-  "0016_search_payers_deferred": searchPayersDeferred
+  "0016_search_payers_deferred": searchPayersDeferred,
+  "0019_request_replays": requestReplays
 })
 
 /**

@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
 import * as GroupCommit from "./internal/groupCommit.js"
+import { claiming, currentClaim } from "./internal/requestClaims.js"
 import { heldWrites, holdingUntilRead, holdingWrites, unitBatcher } from "./internal/writes.js"
 
 /**
@@ -59,6 +60,8 @@ export const layer = Layer.scoped(
           return { withTransaction, atomicWrites: withTransaction }
         })
     })
+    // A request's replay key is claimed by its first transaction that writes (`SqlRequestReplays`).
+    const claimed = claiming(sql)
     return {
       background: <A, E>(effect: Effect.Effect<A, E>) =>
         effect.pipe(
@@ -67,11 +70,12 @@ export const layer = Layer.scoped(
             Context.omit(SqlClient.TransactionConnection)(context) as Context.Context<never>
           ),
           Effect.locally(heldWrites, undefined),
+          Effect.locally(currentClaim, undefined),
           FiberSet.run(inFlight),
           Effect.asVoid
         ),
-      withTransaction,
-      atomicWrites
+      withTransaction: claimed(withTransaction),
+      atomicWrites: claimed(atomicWrites)
     }
   })
 )

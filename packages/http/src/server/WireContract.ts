@@ -9,6 +9,7 @@
  * - `X-Request-Deadline` is honoured: past it the request is stopped (its transaction rolls
  *   back) and answered 504 `{message}`;
  * - JSON responses carry exactly `application/json; charset=utf-8`;
+ * - a mutating request repeated with its `X-Request-ID` replays the first answer (`RequestReplay`);
  * - every log line of the request carries its `X-Request-ID`; metrics per operation and status;
  *   the SQL statements it issues are counted as its operation's (`Statements`).
  *
@@ -33,6 +34,7 @@ import * as Option from "effect/Option"
 import { KassaApi } from "../api/KassaApi.js"
 import { Metrics } from "./Metrics.js"
 import { resolver } from "./Operations.js"
+import * as RequestReplay from "./RequestReplay.js"
 
 /** The largest request body accepted. @since 0.1.0 */
 export const maxBodyBytes = 1024 * 1024
@@ -53,6 +55,7 @@ const middleware = HttpApiBuilder.middleware(
   Effect.gen(function*() {
     const metrics = yield* Metrics
     const operationOf = resolver(KassaApi)
+    const replaying = yield* RequestReplay.make
     // Each service or fiber ref a request sets copies its whole context: only what is used.
     const counting = Option.isSome(yield* Effect.serviceOption(Statements.StatementCounts))
 
@@ -100,6 +103,9 @@ const middleware = HttpApiBuilder.middleware(
             )
           }
         }
+
+        // Outside the deadline: a retry gets the answer that went out, a 504 as well.
+        handled = replaying(request, original.url, handled)
 
         return yield* handled.pipe(
           Effect.catchAllCause((cause) => {

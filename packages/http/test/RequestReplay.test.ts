@@ -1,0 +1,233 @@
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { assert, describe, it, layer } from "@effect/vitest"
+import { Statements, TokenKeys } from "@kassa/adapters"
+import { ApiKeyService } from "@kassa/core"
+import * as Kassa from "@kassa/http/Kassa"
+import * as Http from "@kassa/http/server/Http"
+import { Dialects, Fixtures, TestDatabase, TestServer } from "@kassa/testing"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Scope from "effect/Scope"
+import * as TestClock from "effect/TestClock"
+
+/**
+ * `X-Request-ID` replay: a mutating request repeated by the same caller with the same id,
+ * method, path and body within 24 h answers the first answer again without running again.
+ */
+
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+
+const sleepReal = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+
+const post = (path: string, token: string, requestId: string, body: unknown) =>
+  TestServer.raw("POST", path, {
+    headers: { "x-request-id": requestId, authorization: `Bearer ${token}` },
+    body: JSON.stringify(body)
+  })
+
+const invoiceBody = (shopID: string, product = "Tea", dueIn = DAY) =>
+  Effect.map(Clock.currentTimeMillis, (now) => ({
+    shopID,
+    dueDate: new Date(now + dueIn).toISOString(),
+    amount: 1000,
+    currency: "RUB",
+    product,
+    metadata: {}
+  }))
+
+const createInvoice = (token: string, requestId: string, body: unknown) =>
+  post("/v2/processing/invoices", token, requestId, body)
+
+const count = (table: "invoices" | "payments" | "events", partyID: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql`SELECT COUNT(*) AS n FROM ${sql(table)} WHERE party_id = ${partyID}`.pipe(
+      Effect.map((rows) => Number((rows[0] as { n: unknown }).n)),
+      Effect.orDie
+    ))
+
+const statementsOf = (work: string) =>
+  Effect.map(Statements.StatementCounts, (counts) => counts.snapshot().get(work) ?? 0)
+
+/** The test server on a database the test keeps, to start it twice on it. */
+const serverOn = (database: Kassa.KassaConfig["database"], dataDir: string, signingKey: string) =>
+  Http.serve.pipe(
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(
+      Kassa.layer({ database, dataDir, signingKey, scheduler: { pollInterval: "1 minute", lease: "10 seconds" } })
+    )
+  )
+
+for (const dialect of Dialects.dialects()) {
+  layer(TestServer.layer(dialect).pipe(Layer.provideMerge(Statements.layer)), { timeout: "60 seconds" })(
+    `RequestReplay [${dialect}]`,
+    (it) => {
+      it.effect("a retry with the same X-Request-ID and body answers the first answer, with no second invoice or event", () =>
+        Effect.gen(function*() {
+          const m = yield* Fixtures.merchant()
+          const body = yield* invoiceBody(m.shopID)
+          const first = yield* createInvoice(m.apiKey, "replay-1", body)
+          assert.strictEqual(first.status, 201)
+          const events = yield* count("events", m.partyID)
+          const again = yield* createInvoice(m.apiKey, "replay-1", body)
+          assert.strictEqual(again.status, 201)
+          // the same invoice and the same access token, byte for byte
+          assert.strictEqual(again.text, first.text)
+          assert.strictEqual(yield* count("invoices", m.partyID), 1)
+          assert.strictEqual(yield* count("events", m.partyID), events)
+          // a /v1 path is the same request as its /v2 twin only if it is the same path: it is not
+          const v1 = yield* post("/v1/processing/invoices", m.apiKey, "replay-1", body)
+          assert.strictEqual(v1.status, 201)
+          assert.notStrictEqual(v1.json.invoice.id, first.json.invoice.id)
+        }))
+
+      it.effect("createPayment replays its 201 as first answered, though the payment has since been captured", () =>
+        Effect.gen(function*() {
+          const m = yield* Fixtures.merchant()
+          const created = yield* createInvoice(m.apiKey, TestServer.requestId(), yield* invoiceBody(m.shopID))
+          const invoiceID: string = created.json.invoice.id
+          const resource = yield* post("/v2/processing/payment-resources", m.apiKey, TestServer.requestId(), {
+            paymentTool: { paymentToolType: "CardData", cardNumber: "4242424242424242", expDate: "12/40", cvv: "123" },
+            clientInfo: { fingerprint: "device-1" }
+          })
+          assert.strictEqual(resource.status, 201)
+          const body = {
+            flow: { type: "PaymentFlowInstant" },
+            payer: {
+              payerType: "PaymentResourcePayer",
+              paymentToolToken: resource.json.paymentToolToken,
+              paymentSession: resource.json.paymentSession,
+              contactInfo: {}
+            },
+            makeRecurrent: false
+          }
+          const path = `/v2/processing/invoices/${invoiceID}/payments`
+          const first = yield* post(path, m.apiKey, "pay-1", body)
+          assert.strictEqual(first.status, 201)
+          assert.strictEqual(first.json.status, "pending")
+          let status = first.json.status
+          for (let i = 0; i < 250 && status !== "captured"; i++) {
+            yield* sleepReal(20)
+            const read = yield* TestServer.raw("GET", `${path}/${first.json.id}`, {
+              headers: { "x-request-id": TestServer.requestId(), authorization: `Bearer ${m.apiKey}` }
+            })
+            status = read.json.status
+          }
+          assert.strictEqual(status, "captured")
+          const again = yield* post(path, m.apiKey, "pay-1", body)
+          assert.strictEqual(again.status, 201)
+          assert.strictEqual(again.text, first.text)
+          assert.strictEqual(yield* count("payments", m.partyID), 1)
+        }))
+
+      it.effect("the same X-Request-ID with another body is another request", () =>
+        Effect.gen(function*() {
+          const m = yield* Fixtures.merchant()
+          const first = yield* createInvoice(m.apiKey, "page-load-1", yield* invoiceBody(m.shopID, "Tea"))
+          const other = yield* createInvoice(m.apiKey, "page-load-1", yield* invoiceBody(m.shopID, "Coffee"))
+          assert.deepStrictEqual([first.status, other.status], [201, 201])
+          assert.notStrictEqual(other.json.invoice.id, first.json.invoice.id)
+          assert.strictEqual(other.json.invoice.product, "Coffee")
+          assert.strictEqual(yield* count("invoices", m.partyID), 2)
+        }))
+
+      it.effect("the same X-Request-ID and body from another API key of the party is another request", () =>
+        Effect.gen(function*() {
+          const m = yield* Fixtures.merchant()
+          const second = yield* Effect.flatMap(ApiKeyService.ApiKeyService, (keys) => keys.issue(m.partyID))
+          const body = yield* invoiceBody(m.shopID)
+          const first = yield* createInvoice(m.apiKey, "shop-1", body)
+          const other = yield* createInvoice(second.token, "shop-1", body)
+          assert.deepStrictEqual([first.status, other.status], [201, 201])
+          assert.notStrictEqual(other.json.invoice.id, first.json.invoice.id)
+          assert.strictEqual(yield* count("invoices", m.partyID), 2)
+        }))
+
+      it.effect("two identical requests at once: one runs, both get its answer", () =>
+        Effect.gen(function*() {
+          const m = yield* Fixtures.merchant()
+          const body = yield* invoiceBody(m.shopID)
+          const [a, b] = yield* Effect.all([createInvoice(m.apiKey, "twin-1", body), createInvoice(m.apiKey, "twin-1", body)], {
+            concurrency: 2
+          })
+          assert.deepStrictEqual([a.status, b.status], [201, 201])
+          assert.strictEqual(b.text, a.text)
+          assert.strictEqual(yield* count("invoices", m.partyID), 1)
+        }))
+
+      it.effect("an answer is replayed for 24 hours, then the same request runs again", () =>
+        Effect.gen(function*() {
+          const m = yield* Fixtures.merchant()
+          const body = yield* invoiceBody(m.shopID, "Tea", 3 * DAY)
+          const first = yield* createInvoice(m.apiKey, "day-1", body)
+          assert.strictEqual(first.status, 201)
+          yield* TestClock.adjust(DAY - 1000)
+          assert.strictEqual((yield* createInvoice(m.apiKey, "day-1", body)).text, first.text)
+          yield* TestClock.adjust(2000)
+          const later = yield* createInvoice(m.apiKey, "day-1", body)
+          assert.strictEqual(later.status, 201)
+          assert.notStrictEqual(later.json.invoice.id, first.json.invoice.id)
+          assert.strictEqual(yield* count("invoices", m.partyID), 2)
+          // and that answer is replayed in turn
+          assert.strictEqual((yield* createInvoice(m.apiKey, "day-1", body)).text, later.text)
+          assert.strictEqual(yield* count("invoices", m.partyID), 2)
+        }))
+
+      it.effect("createInvoice sends no more statements than without replay", () =>
+        Effect.gen(function*() {
+          const m = yield* Fixtures.merchant()
+          // the first request warms the caches (API key, shop, terms)
+          assert.strictEqual((yield* createInvoice(m.apiKey, TestServer.requestId(), yield* invoiceBody(m.shopID))).status, 201)
+          const before = yield* statementsOf("createInvoice")
+          assert.strictEqual((yield* createInvoice(m.apiKey, TestServer.requestId(), yield* invoiceBody(m.shopID))).status, 201)
+          const sent = (yield* statementsOf("createInvoice")) - before
+          assert.strictEqual(sent, BASELINE[dialect] + CLAIM[dialect])
+        }))
+    }
+  )
+
+  describe(`RequestReplay across a restart [${dialect}]`, () => {
+    it.scoped("a retry after the server restarted on the same database answers the first answer", () =>
+      Effect.gen(function*() {
+        const { database, dataDir } = yield* TestDatabase.acquire(dialect)
+        const server = serverOn(database, dataDir, TokenKeys.generatePem())
+        const run = <A, E, R>(scope: Scope.Scope, effect: Effect.Effect<A, E, R>) =>
+          Effect.flatMap(Layer.buildWithScope(server, scope), (context) => Effect.provide(effect, context as any)) as Effect.Effect<A, E>
+
+        const firstProcess = yield* Scope.make()
+        const { m, body, first } = yield* run(
+          firstProcess,
+          Effect.gen(function*() {
+            const m = yield* Fixtures.merchant()
+            const body = yield* invoiceBody(m.shopID)
+            const first = yield* createInvoice(m.apiKey, "restart-1", body)
+            return { m, body, first }
+          })
+        )
+        assert.strictEqual(first.status, 201)
+        yield* Scope.close(firstProcess, Exit.void)
+
+        const secondProcess = yield* Scope.make()
+        yield* run(
+          secondProcess,
+          Effect.gen(function*() {
+            const again = yield* createInvoice(m.apiKey, "restart-1", body)
+            assert.strictEqual(again.status, 201)
+            assert.strictEqual(again.text, first.text)
+            assert.strictEqual(yield* count("invoices", m.partyID), 1)
+          })
+        ).pipe(Effect.ensuring(Scope.close(secondProcess, Exit.void)))
+      }), { timeout: 60_000 })
+  })
+}
+
+/** createInvoice's statements (API key and shop known) before `X-Request-ID` replay existed. */
+const BASELINE: Record<Dialects.Dialect, number> = { sqlite: 4, pg: 1 }
+/**
+ * What the claim of its key adds: on PostgreSQL it goes in the statement of the invoice's writes;
+ * on SQLite it is one more insert on the group commit's connection (in-process, no round trip).
+ */
+const CLAIM: Record<Dialects.Dialect, number> = { sqlite: 1, pg: 0 }

@@ -49,6 +49,27 @@ const count = (table: "invoices" | "payments" | "events", partyID: string) =>
       Effect.orDie
     ))
 
+/** Rows of request_replays: those without an answer yet, those claimed at or before `claimedBy`. */
+const replayRows = (where: { readonly unanswered?: boolean; readonly claimedBy?: number } = {}) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql`SELECT COUNT(*) AS n FROM request_replays WHERE ${
+      sql.and([
+        ...(where.unanswered === true ? [sql`status IS NULL`] : []),
+        ...(where.claimedBy === undefined ? [] : [sql`created_at <= ${where.claimedBy}`])
+      ])
+    }`.pipe(Effect.map((rows) => Number((rows[0] as { n: unknown }).n)), Effect.orDie))
+
+/** Polls (real time, 2 s at most) until `count` is 0: answers are stored off the request's path. */
+const untilNone = (count: Effect.Effect<number, never, SqlClient.SqlClient>) =>
+  Effect.gen(function*() {
+    let n = yield* count
+    for (let i = 0; i < 100 && n > 0; i++) {
+      yield* sleepReal(20)
+      n = yield* count
+    }
+    return n
+  })
+
 const statementsOf = (work: string) =>
   Effect.map(Statements.StatementCounts, (counts) => counts.snapshot().get(work) ?? 0)
 
@@ -158,6 +179,23 @@ for (const dialect of Dialects.dialects()) {
           assert.strictEqual(yield* count("invoices", m.partyID), 1)
         }))
 
+      it.effect("a refusal that changed nothing is not replayed: the retry after its cause is fixed runs", () =>
+        Effect.gen(function*() {
+          const m = yield* Fixtures.merchant()
+          const api = yield* TestServer.client(m.apiKey)
+          const body = yield* invoiceBody(m.shopID)
+          yield* api.Shops.suspendShop({ path: { shopID: m.shopID } })
+          const refused = yield* createInvoice(m.apiKey, "checkout-1", body)
+          assert.strictEqual(refused.status, 400)
+          assert.strictEqual(refused.json.code, "invalidShopStatus")
+          yield* api.Shops.activateShop({ path: { shopID: m.shopID } })
+          const created = yield* createInvoice(m.apiKey, "checkout-1", body)
+          assert.strictEqual(created.status, 201)
+          // and that answer is the one replayed now
+          assert.strictEqual((yield* createInvoice(m.apiKey, "checkout-1", body)).text, created.text)
+          assert.strictEqual(yield* count("invoices", m.partyID), 1)
+        }))
+
       it.effect("an answer is replayed for 24 hours, then the same request runs again", () =>
         Effect.gen(function*() {
           const m = yield* Fixtures.merchant()
@@ -176,6 +214,18 @@ for (const dialect of Dialects.dialects()) {
           assert.strictEqual(yield* count("invoices", m.partyID), 2)
         }))
 
+      it.effect("rows older than 24 hours are swept as later answers are stored", () =>
+        Effect.gen(function*() {
+          const m = yield* Fixtures.merchant()
+          assert.strictEqual((yield* createInvoice(m.apiKey, "old-1", yield* invoiceBody(m.shopID, "Tea", 3 * DAY))).status, 201)
+          assert.strictEqual(yield* untilNone(replayRows({ unanswered: true })), 0)
+          yield* TestClock.adjust(DAY + 1000)
+          const cutoff = (yield* Clock.currentTimeMillis) - DAY
+          assert.isAtLeast(yield* replayRows({ claimedBy: cutoff }), 1)
+          assert.strictEqual((yield* createInvoice(m.apiKey, "new-1", yield* invoiceBody(m.shopID))).status, 201)
+          assert.strictEqual(yield* untilNone(replayRows({ claimedBy: cutoff })), 0)
+        }))
+
       it.effect("createInvoice sends no more statements than without replay", () =>
         Effect.gen(function*() {
           const m = yield* Fixtures.merchant()
@@ -188,6 +238,28 @@ for (const dialect of Dialects.dialects()) {
         }))
     }
   )
+
+  // Several servers share a PostgreSQL database; a SQLite file has one server (its one writer).
+  if (dialect === "pg") {
+    describe(`RequestReplay on one database shared by two servers [${dialect}]`, () => {
+      it.scoped("two identical requests at once, one to each server: one runs, both get its answer", () =>
+        Effect.gen(function*() {
+          const { database, dataDir } = yield* TestDatabase.acquire(dialect)
+          const server = serverOn(database, dataDir, TokenKeys.generatePem())
+          const one = yield* Layer.build(server)
+          const two = yield* Layer.build(server.pipe(Layer.fresh))
+          const m = yield* Effect.provide(Fixtures.merchant(), one)
+          const body = yield* invoiceBody(m.shopID)
+          const [a, b] = yield* Effect.all([
+            Effect.provide(createInvoice(m.apiKey, "twin-2", body), one),
+            Effect.provide(createInvoice(m.apiKey, "twin-2", body), two)
+          ], { concurrency: 2 })
+          assert.deepStrictEqual([a.status, b.status], [201, 201])
+          assert.strictEqual(b.text, a.text)
+          assert.strictEqual(yield* Effect.provide(count("invoices", m.partyID), one), 1)
+        }), { timeout: 60_000 })
+    })
+  }
 
   describe(`RequestReplay across a restart [${dialect}]`, () => {
     it.scoped("a retry after the server restarted on the same database answers the first answer", () =>

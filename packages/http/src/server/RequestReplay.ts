@@ -13,6 +13,7 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { SqlRequestReplays } from "@kassa/adapters"
 import * as Cause from "effect/Cause"
+import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
@@ -56,56 +57,62 @@ const lost = HttpServerResponse.unsafeJson({
   message: "A request with this X-Request-ID was carried out, but its answer was lost; read what it made to learn its outcome"
 }, { status: 500, contentType: JSON_TYPE })
 
+type Handled<E, R> = Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+
 /**
- * Wraps a request's handling with replay, when the storage replays answers. `request` is the one
- * the handler reads (its body is read once), `url` the one the client sent.
+ * A request's handling with replay. `request` is the one the handler reads (its body is read
+ * once), `url` the one the client sent.
+ */
+const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestReplays>) =>
+<E, R>(request: HttpServerRequest.HttpServerRequest, url: string, handled: Handled<E, R>): Handled<E, R> => {
+  if (!mutating.has(request.method)) return handled
+
+  /**
+   * Runs the request. A claim that finds its key taken replays the stored answer. A request that
+   * wrote nothing (a refusal, say: what the first one did may have made it one) replays the
+   * stored answer if there is one, or answers its own: only then is the store read first.
+   */
+  const run = (claim: SqlRequestReplays.Claim, again: boolean): Handled<E, R> =>
+    handled.pipe(
+      SqlRequestReplays.claimed(claim),
+      Effect.exit,
+      Effect.flatMap((exit) => {
+        if (Exit.isFailure(exit) && SqlRequestReplays.isDuplicate(exit.cause)) {
+          return Effect.flatMap(store.stored(claim, "wait"), (stored) =>
+            stored._tag === "Replay"
+              ? Effect.succeed(responseOf(stored.answer))
+              : stored._tag === "Expired" && !again
+              ? run(claim, true)
+              : Effect.succeed(lost))
+        }
+        if (claim.taken || (Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause))) return exit
+        return Effect.flatMap(store.stored(claim, "now"), (stored) =>
+          stored._tag === "Replay" ? Effect.succeed(responseOf(stored.answer)) : exit)
+      })
+    )
+
+  return Effect.gen(function*() {
+    // An unreadable body is the handler's to refuse.
+    const body = yield* Effect.either(request.text)
+    if (Either.isLeft(body)) return yield* handled
+    const started = yield* store.start(keyOf(request, url, body.right))
+    if (started._tag === "Replay") return responseOf(started.answer)
+    const claim = started.claim
+    // The answer as it goes out, errors encoded: what a retry gets.
+    yield* HttpApp.appendPreResponseHandler((_request, response) => Effect.as(store.finish(claim, answerOf(response)), response))
+    return yield* run(claim, false).pipe(Effect.onInterrupt(() => store.finish(claim, Option.none())))
+  })
+}
+
+/**
+ * Wraps a request's handling (see `replaying`) with replay, when the storage replays answers.
  *
  * @since 0.1.0
  */
 export const make = Effect.map(
   Effect.serviceOption(SqlRequestReplays.RequestReplays),
-  (replays) =>
-  <E, R>(
-    request: HttpServerRequest.HttpServerRequest,
-    url: string,
-    handled: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
-    if (Option.isNone(replays) || !mutating.has(request.method)) return handled
-    const store = replays.value
-
-    /**
-     * Runs the request. A claim that finds its key taken replays the stored answer. A request that
-     * wrote nothing (a refusal, say: what the first one did may have made it one) replays the
-     * stored answer if there is one, or answers its own: only then is the store read first.
-     */
-    const run = (claim: SqlRequestReplays.Claim, again: boolean): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> =>
-      handled.pipe(
-        SqlRequestReplays.claimed(claim),
-        Effect.exit,
-        Effect.flatMap((exit) => {
-          if (Exit.isFailure(exit) && SqlRequestReplays.isDuplicate(exit.cause)) {
-            return Effect.flatMap(store.stored(claim, "wait"), (stored) =>
-              stored._tag === "Replay"
-                ? Effect.succeed(responseOf(stored.answer))
-                : stored._tag === "Expired" && !again
-                ? run(claim, true)
-                : Effect.succeed(lost))
-          }
-          if (claim.taken || (Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause))) return exit
-          return Effect.flatMap(store.stored(claim, "now"), (stored) => stored._tag === "Replay" ? Effect.succeed(responseOf(stored.answer)) : exit)
-        })
-      )
-
-    return Effect.gen(function*() {
-      // An unreadable body is the handler's to refuse.
-      const body = yield* Effect.either(request.text)
-      if (Either.isLeft(body)) return yield* handled
-      const started = yield* store.start(keyOf(request, url, body.right))
-      if (started._tag === "Replay") return responseOf(started.answer)
-      const claim = started.claim
-      // The answer as it goes out, errors encoded: what a retry gets.
-      yield* HttpApp.appendPreResponseHandler((_request, response) => Effect.as(store.finish(claim, answerOf(response)), response))
-      return yield* run(claim, false).pipe(Effect.onInterrupt(() => store.finish(claim, Option.none())))
-    })
-  }
+  Option.match({
+    onNone: () => <E, R>(_request: HttpServerRequest.HttpServerRequest, _url: string, handled: Handled<E, R>) => handled,
+    onSome: replaying
+  })
 )

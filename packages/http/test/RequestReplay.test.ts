@@ -188,6 +188,28 @@ for (const dialect of Dialects.dialects()) {
           assert.strictEqual(yield* count("invoices", m.partyID), 2)
         }))
 
+      it.effect("the operator's requests are replayed too, and only those with an X-Request-ID", () =>
+        Effect.gen(function*() {
+          const m = yield* Fixtures.merchant()
+          const operator = yield* Fixtures.operatorToken
+          const issue = (headers: Record<string, string>) =>
+            TestServer.raw("POST", `/admin/v1/parties/${m.partyID}/api-keys`, {
+              headers: { authorization: `Bearer ${operator}`, ...headers }
+            })
+          const keys = Effect.map(
+            TestServer.raw("GET", `/admin/v1/parties/${m.partyID}/api-keys`, { headers: { authorization: `Bearer ${operator}` } }),
+            (listed) => listed.json.length
+          )
+          const first = yield* issue({ "x-request-id": "issue-1" })
+          assert.strictEqual(first.status, 201)
+          assert.strictEqual((yield* issue({ "x-request-id": "issue-1" })).text, first.text)
+          assert.strictEqual(yield* keys, 2)
+          // without one, each request is a new one
+          assert.strictEqual((yield* issue({})).status, 201)
+          assert.strictEqual((yield* issue({})).status, 201)
+          assert.strictEqual(yield* keys, 4)
+        }))
+
       it.effect("two identical requests at once: one runs, both get its answer", () =>
         Effect.gen(function*() {
           const m = yield* Fixtures.merchant()

@@ -25,10 +25,10 @@ const mutating = new Set(["POST", "PUT", "DELETE"])
 const JSON_TYPE = "application/json; charset=utf-8"
 
 /** Hashed: the key holds no token. */
-const keyOf = (request: HttpServerRequest.HttpServerRequest, url: string, body: string): string =>
+const keyOf = (request: HttpServerRequest.HttpServerRequest, requestId: string, url: string, body: string): string =>
   createHash("sha256")
     .update(JSON.stringify([
-      request.headers["x-request-id"] ?? "",
+      requestId,
       request.headers.authorization ?? "",
       request.method,
       url,
@@ -65,7 +65,9 @@ type Handled<E, R> = Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
  */
 const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestReplays>) =>
 <E, R>(request: HttpServerRequest.HttpServerRequest, url: string, handled: Handled<E, R>): Handled<E, R> => {
-  if (!mutating.has(request.method)) return handled
+  const requestId = request.headers["x-request-id"]
+  // Without an id (the operator API does not ask for one) every request is a new one.
+  if (!mutating.has(request.method) || requestId === undefined) return handled
 
   /**
    * Runs the request. A claim that finds its key taken replays the stored answer. A request that
@@ -95,7 +97,7 @@ const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestRe
     // An unreadable body is the handler's to refuse.
     const body = yield* Effect.either(request.text)
     if (Either.isLeft(body)) return yield* handled
-    const started = yield* store.start(keyOf(request, url, body.right))
+    const started = yield* store.start(keyOf(request, requestId, url, body.right))
     if (started._tag === "Replay") return responseOf(started.answer)
     const claim = started.claim
     // The answer as it goes out, errors encoded: what a retry gets.

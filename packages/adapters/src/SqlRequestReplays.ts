@@ -58,7 +58,11 @@ export const replayHours = 24
 
 const WINDOW_MS = replayHours * 3_600_000
 
-/** An answer: its status and its body's text (null when it has none). @since 0.1.0 @category models */
+/**
+ * An answer: its status and its body as the server stores it (sealed), null when it has none.
+ *
+ * @since 0.1.0 @category models
+ */
 export interface Answer {
   readonly status: number
   readonly body: string | null

@@ -145,6 +145,14 @@ for (const dialect of Dialects.dialects()) {
           assert.strictEqual(again.text, first.text)
           assert.strictEqual(yield* count("invoices", m.partyID), 1)
           assert.strictEqual(yield* count("events", m.partyID), events)
+          // the stored answer is sealed: neither the access token nor the API key shows in the store
+          assert.strictEqual(yield* untilNone(replayRows({ unanswered: true })), 0)
+          const stored = yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+            sql<{ readonly key: string; readonly body: string }>`SELECT key, body FROM request_replays`.pipe(Effect.orDie))
+          const text = JSON.stringify(stored)
+          assert.notInclude(text, first.json.invoiceAccessToken.payload)
+          assert.notInclude(text, first.json.invoice.id)
+          assert.notInclude(text, m.apiKey)
           // a /v1 path is the same request as its /v2 twin only if it is the same path: it is not
           const v1 = yield* post("/v1/processing/invoices", m.apiKey, "replay-1", body)
           assert.strictEqual(v1.status, 201)

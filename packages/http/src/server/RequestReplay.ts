@@ -3,8 +3,9 @@
  * operator APIs: the same caller (its `Authorization`, so one API key, access token or operator
  * token), method, path and body with the same `X-Request-ID` within 24 hours is answered the
  * first answer's status and body, without running again. Anything else differing makes another
- * request, never a conflict: real clients reuse one id per page load. The store, what it costs
- * and its crash story: `SqlRequestReplays`.
+ * request, never a conflict: real clients reuse one id per page load. Answers are stored sealed
+ * under keys derived from the request (`ReplayKeys`). The store, what it costs and its crash
+ * story: `SqlRequestReplays`.
  *
  * @since 0.1.0
  */
@@ -18,40 +19,28 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
-import { createHash } from "node:crypto"
+import * as ReplayKeys from "./ReplayKeys.js"
 
 const mutating = new Set(["POST", "PUT", "DELETE"])
 
 const JSON_TYPE = "application/json; charset=utf-8"
 
-/** Hashed: the key holds no token. */
-const keyOf = (request: HttpServerRequest.HttpServerRequest, requestId: string, url: string, body: string): string =>
-  createHash("sha256")
-    .update(JSON.stringify([
-      requestId,
-      request.headers.authorization ?? "",
-      request.method,
-      url,
-      body
-    ]))
-    .digest("base64url")
-
 const decoder = new TextDecoder()
 
-/** What can be replayed of a response: a JSON body or none. */
-const answerOf = (response: HttpServerResponse.HttpServerResponse): Option.Option<SqlRequestReplays.Answer> => {
+/** What can be replayed of a response: a JSON body (sealed) or none. */
+const answerOf = (keys: ReplayKeys.ReplayKeys, response: HttpServerResponse.HttpServerResponse): Option.Option<SqlRequestReplays.Answer> => {
   const body = response.body
   if (body._tag === "Empty") return Option.some({ status: response.status, body: null })
   if (body._tag === "Uint8Array" && body.contentType.startsWith("application/json")) {
-    return Option.some({ status: response.status, body: decoder.decode(body.body) })
+    return Option.some({ status: response.status, body: ReplayKeys.seal(keys, decoder.decode(body.body)) })
   }
   return Option.none()
 }
 
-const responseOf = (answer: SqlRequestReplays.Answer): HttpServerResponse.HttpServerResponse =>
+const responseOf = (keys: ReplayKeys.ReplayKeys, answer: SqlRequestReplays.Answer): HttpServerResponse.HttpServerResponse =>
   answer.body === null
     ? HttpServerResponse.empty({ status: answer.status })
-    : HttpServerResponse.text(answer.body, { status: answer.status, contentType: JSON_TYPE })
+    : HttpServerResponse.text(ReplayKeys.open(keys, answer.body), { status: answer.status, contentType: JSON_TYPE })
 
 const lost = HttpServerResponse.unsafeJson({
   message: "A request with this X-Request-ID was carried out, but its answer was lost; read what it made to learn its outcome"
@@ -74,7 +63,7 @@ const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestRe
    * wrote nothing (a refusal, say: what the first one did may have made it one) replays the
    * stored answer if there is one, or answers its own: only then is the store read first.
    */
-  const run = (claim: SqlRequestReplays.Claim, again: boolean): Handled<E, R> =>
+  const run = (keys: ReplayKeys.ReplayKeys, claim: SqlRequestReplays.Claim, again: boolean): Handled<E, R> =>
     handled.pipe(
       SqlRequestReplays.claimed(claim),
       Effect.exit,
@@ -82,14 +71,14 @@ const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestRe
         if (Exit.isFailure(exit) && SqlRequestReplays.isDuplicate(exit.cause)) {
           return Effect.flatMap(store.stored(claim, "wait"), (stored) =>
             stored._tag === "Replay"
-              ? Effect.succeed(responseOf(stored.answer))
+              ? Effect.succeed(responseOf(keys, stored.answer))
               : stored._tag === "Expired" && !again
-              ? run(claim, true)
+              ? run(keys, claim, true)
               : Effect.succeed(lost))
         }
         if (claim.taken || (Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause))) return exit
         return Effect.flatMap(store.stored(claim, "now"), (stored) =>
-          stored._tag === "Replay" ? Effect.succeed(responseOf(stored.answer)) : exit)
+          stored._tag === "Replay" ? Effect.succeed(responseOf(keys, stored.answer)) : exit)
       })
     )
 
@@ -97,12 +86,19 @@ const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestRe
     // An unreadable body is the handler's to refuse.
     const body = yield* Effect.either(request.text)
     if (Either.isLeft(body)) return yield* handled
-    const started = yield* store.start(keyOf(request, requestId, url, body.right))
-    if (started._tag === "Replay") return responseOf(started.answer)
+    const keys = ReplayKeys.derive({
+      requestId,
+      authorization: request.headers.authorization ?? "",
+      method: request.method,
+      url,
+      body: body.right
+    })
+    const started = yield* store.start(keys.id)
+    if (started._tag === "Replay") return responseOf(keys, started.answer)
     const claim = started.claim
     // The answer as it goes out, errors encoded: what a retry gets.
-    yield* HttpApp.appendPreResponseHandler((_request, response) => Effect.as(store.finish(claim, answerOf(response)), response))
-    return yield* run(claim, false).pipe(Effect.onInterrupt(() => store.finish(claim, Option.none())))
+    yield* HttpApp.appendPreResponseHandler((_request, response) => Effect.as(store.finish(claim, answerOf(keys, response)), response))
+    return yield* run(keys, claim, false).pipe(Effect.onInterrupt(() => store.finish(claim, Option.none())))
   })
 }
 

@@ -42,6 +42,7 @@ import * as Batcher from "./internal/batcher.js"
 import * as RealTime from "./internal/realTime.js"
 import { type Claim, currentClaim, isDuplicate } from "./internal/requestClaims.js"
 import { writeAll } from "./internal/writes.js"
+import { shutdownGrace } from "./SqlTransactions.js"
 import { withWork } from "./Statements.js"
 
 export type { Claim } from "./internal/requestClaims.js"
@@ -134,9 +135,8 @@ export const layer = Layer.scoped(
       { maxBatch: 64 }
     )
     const storing = yield* FiberSet.make<void, never>()
-    yield* Effect.addFinalizer(() =>
-      FiberSet.awaitEmpty(storing).pipe(Effect.interruptible, Effect.timeout("5 seconds"), Effect.ignore, Effect.withClock(Clock.make()))
-    )
+    // Closing waits for answers being stored, as for other background work.
+    yield* Effect.addFinalizer(() => RealTime.awaitWork(storing, shutdownGrace))
 
     const start = (key: string): Effect.Effect<Start> =>
       Effect.gen(function*() {

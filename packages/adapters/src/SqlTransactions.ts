@@ -6,12 +6,12 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Transactions } from "@kassa/core/ports/Transactions"
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
 import * as GroupCommit from "./internal/groupCommit.js"
+import { awaitWork } from "./internal/realTime.js"
 import { claiming, currentClaim } from "./internal/requestClaims.js"
 import { heldWrites, holdingUntilRead, holdingWrites, unitBatcher } from "./internal/writes.js"
 
@@ -30,15 +30,7 @@ export const layer = Layer.scoped(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const inFlight = yield* FiberSet.make<void, never>()
-    yield* Effect.addFinalizer(() =>
-      // Finalizers run uninterruptibly: the wait must be interruptible for the bound to end it.
-      FiberSet.awaitEmpty(inFlight).pipe(
-        Effect.interruptible,
-        Effect.timeout(shutdownGrace),
-        Effect.ignore,
-        Effect.withClock(Clock.make())
-      )
-    )
+    yield* Effect.addFinalizer(() => awaitWork(inFlight, shutdownGrace))
     const sqlErrorsDie = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
       effect.pipe(Effect.catchTag("SqlError" as any, (e) => Effect.die(e))) as any
     const transact = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => sqlErrorsDie(sql.withTransaction(effect))

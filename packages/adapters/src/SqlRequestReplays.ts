@@ -20,7 +20,11 @@
  *   and the request runs again.
  * - A request that wrote nothing claims nothing: its answer (a refusal, say) is not stored and a
  *   retry runs again, which is safe since the first changed nothing, and answers afresh (a retry
- *   after the merchant fixed the cause succeeds).
+ *   after the merchant fixed the cause succeeds). Such a request reads the table once after
+ *   running: a retry refused because the first one ran (a payment on an invoice it paid) is
+ *   answered the first one's answer. Only writes made through `write`/`writeAll` in a unit or
+ *   transaction count as the request's writes.
+ * - The server stores answers sealed, under keys derived from the whole request.
  *
  * Crash story: the claim commits with the request's effect, or neither does, so a request never
  * runs twice. A crash between that commit and the storing of the answer (milliseconds) leaves a

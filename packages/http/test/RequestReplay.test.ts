@@ -5,6 +5,7 @@ import { Statements, TokenKeys } from "@kassa/adapters"
 import { ApiKeyService } from "@kassa/core"
 import * as Kassa from "@kassa/http/Kassa"
 import * as Http from "@kassa/http/server/Http"
+import * as ReplayKeys from "@kassa/http/server/ReplayKeys"
 import { Dialects, Fixtures, TestDatabase, TestServer } from "@kassa/testing"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -228,6 +229,30 @@ for (const dialect of Dialects.dialects()) {
           assert.deepStrictEqual([a.status, b.status], [201, 201])
           assert.strictEqual(b.text, a.text)
           assert.strictEqual(yield* count("invoices", m.partyID), 1)
+        }))
+
+      it.effect("a request whose first run committed but whose answer was lost (a crash) is not run again", () =>
+        Effect.gen(function*() {
+          const m = yield* Fixtures.merchant()
+          const body = JSON.stringify(yield* invoiceBody(m.shopID))
+          // what a process that died after the first run's commit, before storing its answer, leaves
+          const keys = ReplayKeys.derive({
+            requestId: "crashed-1",
+            authorization: `Bearer ${m.apiKey}`,
+            method: "POST",
+            url: "/v2/processing/invoices",
+            body
+          })
+          const now = yield* Clock.currentTimeMillis
+          yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+            sql`INSERT INTO request_replays (key, created_at) VALUES (${keys.id}, ${now})`.pipe(Effect.orDie))
+          const retry = yield* TestServer.raw("POST", "/v2/processing/invoices", {
+            headers: { "x-request-id": "crashed-1", authorization: `Bearer ${m.apiKey}` },
+            body
+          })
+          assert.strictEqual(retry.status, 500)
+          assert.match(retry.json.message, /answer was lost/)
+          assert.strictEqual(yield* count("invoices", m.partyID), 0)
         }))
 
       it.effect("a refusal that changed nothing is not replayed: the retry after its cause is fixed runs", () =>

@@ -26,6 +26,7 @@ import outboxPruned from "./internal/migrations/0015_outbox_pruned.js"
 import searchPayersDeferred from "./internal/migrations/0016_search_payers_deferred.js"
 import idempotencyNamespaces from "./internal/migrations/0017_idempotency_namespaces.js"
 import partyWebhookKeys from "./internal/migrations/0018_party_webhook_keys.js"
+import requestReplays from "./internal/migrations/0019_request_replays.js"
 
 const all = {
   "0001_kernel": kernel,
@@ -45,7 +46,8 @@ const all = {
   "0015_outbox_pruned": outboxPruned,
   "0016_search_payers_deferred": searchPayersDeferred,
   "0017_idempotency_namespaces": idempotencyNamespaces,
-  "0018_party_webhook_keys": partyWebhookKeys
+  "0018_party_webhook_keys": partyWebhookKeys,
+  "0019_request_replays": requestReplays
 }
 
 const migrations = Migrator.fromRecord(all)

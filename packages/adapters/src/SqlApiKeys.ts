@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { date, optDate } from "./internal/rows.js"
+import { write } from "./internal/writes.js"
 
 const fromRow = (r: any): ApiKeyRecord => ({
   id: r.id,
@@ -35,7 +36,7 @@ export const layer = Layer.effect(
     }
     return {
       insert: (k) =>
-        sql`INSERT INTO api_keys ${
+        write(sql`INSERT INTO api_keys ${
           sql.insert({
             id: k.id,
             partyId: k.partyID,
@@ -43,7 +44,7 @@ export const layer = Layer.effect(
             createdAt: k.createdAt.getTime(),
             revokedAt: k.revokedAt === undefined ? null : k.revokedAt.getTime()
           })
-        }`.pipe(Effect.asVoid, Effect.orDie),
+        }`),
       findById: (id) =>
         Effect.suspend(() => {
           const hit = cache.get(id)

@@ -16,6 +16,7 @@ import * as SqlParties from "./SqlParties.js"
 import * as SqlPayments from "./SqlPayments.js"
 import * as SqlReferenceData from "./SqlReferenceData.js"
 import * as SqlRefunds from "./SqlRefunds.js"
+import * as SqlRequestReplays from "./SqlRequestReplays.js"
 import * as SqlShops from "./SqlShops.js"
 import * as SqlTimers from "./SqlTimers.js"
 import * as SqlTransactions from "./SqlTransactions.js"
@@ -42,4 +43,4 @@ export const layer = (options?: SqlTimers.SchedulerOptions) =>
     SqlWebhooks.layer,
     SqlWebhookKeys.layer,
     SqlTimers.layer(options)
-  )
+  ).pipe((ports) => Layer.provideMerge(SqlRequestReplays.layer, ports))

@@ -7,12 +7,13 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Transactions } from "@kassa/core/ports/Transactions"
 import * as RequestDeadline from "@kassa/core/RequestDeadline"
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
 import * as GroupCommit from "./internal/groupCommit.js"
+import { awaitWork } from "./internal/realTime.js"
+import { claiming, currentClaim } from "./internal/requestClaims.js"
 import { heldWrites, holdingUntilRead, holdingWrites, unitBatcher } from "./internal/writes.js"
 
 /**
@@ -30,15 +31,7 @@ export const layer = Layer.scoped(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const inFlight = yield* FiberSet.make<void, never>()
-    yield* Effect.addFinalizer(() =>
-      // Finalizers run uninterruptibly: the wait must be interruptible for the bound to end it.
-      FiberSet.awaitEmpty(inFlight).pipe(
-        Effect.interruptible,
-        Effect.timeout(shutdownGrace),
-        Effect.ignore,
-        Effect.withClock(Clock.make())
-      )
-    )
+    yield* Effect.addFinalizer(() => awaitWork(inFlight, shutdownGrace))
     const sqlErrorsDie = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
       effect.pipe(Effect.catchTag("SqlError" as any, (e) => Effect.die(e))) as any
     const transact = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => sqlErrorsDie(sql.withTransaction(effect))
@@ -62,6 +55,8 @@ export const layer = Layer.scoped(
     })
     // A request past its deadline commits nothing; once one of its transactions commits, it is kept.
     const beforeCommit = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.zipLeft(effect, RequestDeadline.beforeCommit)
+    // A request's replay key is claimed by its first transaction that writes (`SqlRequestReplays`).
+    const claimed = claiming(sql)
     return {
       background: <A, E>(effect: Effect.Effect<A, E>) =>
         effect.pipe(
@@ -71,11 +66,12 @@ export const layer = Layer.scoped(
             Context.omit(SqlClient.TransactionConnection)(context) as Context.Context<never>
           ),
           Effect.locally(heldWrites, undefined),
+          Effect.locally(currentClaim, undefined),
           FiberSet.run(inFlight),
           Effect.asVoid
         ),
-      withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => dialectUnits.withTransaction(beforeCommit(effect)),
-      atomicWrites: <A, E, R>(effect: Effect.Effect<A, E, R>) => dialectUnits.atomicWrites(beforeCommit(effect))
+      withTransaction: claimed(<A, E, R>(effect: Effect.Effect<A, E, R>) => dialectUnits.withTransaction(beforeCommit(effect))),
+      atomicWrites: claimed(<A, E, R>(effect: Effect.Effect<A, E, R>) => dialectUnits.atomicWrites(beforeCommit(effect)))
     }
   })
 )

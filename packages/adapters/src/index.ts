@@ -39,6 +39,8 @@ export * as SqlReferenceData from "./SqlReferenceData.js"
 /** @since 0.1.0 */
 export * as SqlRefunds from "./SqlRefunds.js"
 /** @since 0.1.0 */
+export * as SqlRequestReplays from "./SqlRequestReplays.js"
+/** @since 0.1.0 */
 export * as SqlSearch from "./SqlSearch.js"
 /** @since 0.1.0 */
 export * as SqlShops from "./SqlShops.js"

@@ -27,8 +27,6 @@ import { type Direct, heldWrites } from "./writes.js"
 
 interface Group {
   readonly conn: SqlConnection.Connection
-  /** Where its units' pure writes go. */
-  readonly direct: Direct
   readonly scope: Scope.CloseableScope
   readonly committed: Deferred.Deferred<void, SqlError>
   units: number
@@ -62,7 +60,7 @@ export const make = (
         Effect.tap((conn) => run(conn, "BEGIN")),
         Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause)))
       )
-      return { conn, direct: { sql, conn }, scope, committed: yield* Deferred.make<void, SqlError>(), units: 0, planned: false }
+      return { conn, scope, committed: yield* Deferred.make<void, SqlError>(), units: 0, planned: false }
     })
 
     /** Ends the open group (under the mutex): its COMMIT, or a ROLLBACK when that fails or `failed`. */
@@ -105,10 +103,12 @@ export const make = (
     })
 
     /** The unit in its savepoint, under the mutex; a failure of the savepoint's own statements is a defect. */
-    const inSavepoint = <A, E, R>(g: Group, effect: Effect.Effect<A, E, R>, restore: <X, Y, Z>(e: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>) =>
-      run(g.conn, "SAVEPOINT kassa_unit").pipe(
+    const inSavepoint = <A, E, R>(g: Group, effect: Effect.Effect<A, E, R>, restore: <X, Y, Z>(e: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>) => {
+      const direct: Direct = { sql, conn: g.conn, wrote: false }
+      return run(g.conn, "SAVEPOINT kassa_unit").pipe(
         Effect.zipRight(Effect.exit(restore(
-          Effect.locally(Effect.provideService(effect, SqlClient.TransactionConnection, [g.conn, 1]), heldWrites, g.direct)
+          // Each unit has its own `Direct`: whether it wrote is its own.
+          Effect.locally(Effect.provideService(effect, SqlClient.TransactionConnection, [g.conn, 1]), heldWrites, direct)
         ))),
         Effect.tap((exit) =>
           Exit.isSuccess(exit)
@@ -116,6 +116,7 @@ export const make = (
             : Effect.zipRight(run(g.conn, "ROLLBACK TO kassa_unit"), run(g.conn, "RELEASE kassa_unit"))
         )
       )
+    }
 
     const unit = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
       Effect.uninterruptibleMask((restore) =>

@@ -33,6 +33,8 @@ export interface Held {
   readonly tables: Set<string>
   /** A transaction's: sent before any other statement of the fiber. */
   readonly untilRead: boolean
+  /** Whether a write was held here (sent since or not). */
+  wrote: boolean
 }
 
 /**
@@ -43,6 +45,8 @@ export interface Held {
 export interface Direct {
   readonly sql: SqlClient.SqlClient
   readonly conn: SqlConnection.Connection
+  /** Whether the unit has written on it. */
+  wrote: boolean
 }
 
 /** @internal The writes held back by the enclosing unit or transaction, if any, or the connection they run on. */
@@ -62,6 +66,7 @@ const execute = (direct: Direct, [text, params]: Compiled): Effect.Effect<void, 
  */
 const runDirect = (direct: Direct, statement: Statement.Statement<unknown>): Effect.Effect<void, SqlError> =>
   Effect.withFiberRuntime((fiber) => {
+    direct.wrote = true
     const transform = fiber.getFiberRef(Statement.currentTransformer)
     if (transform._tag === "None" && !fiber.getFiberRef(FiberRef.currentTracerEnabled)) return execute(direct, statement.compile())
     return Effect.useSpan("sql.execute", { kind: "client", captureStackTrace: false }, (span) => {
@@ -78,7 +83,7 @@ const makeHeld = (
   sql: SqlClient.SqlClient,
   untilRead: boolean,
   send: Held["send"] = (statements) => sendCompiled(sql, statements)
-): Held => ({ sql, send, statements: [], tables: new Set(), untilRead })
+): Held => ({ sql, send, statements: [], tables: new Set(), untilRead, wrote: false })
 
 const target = /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?([A-Za-z_][A-Za-z0-9_]*)/gi
 
@@ -172,6 +177,7 @@ const holdingIn = <A, E, R>(held: Held, effect: Effect.Effect<A, E, R>): Effect.
 const hold = (held: Held, statements: ReadonlyArray<Statement.Statement<unknown>>): Effect.Effect<void> =>
   Effect.suspend(() => {
     const compiled = statements.map((statement) => statement.compile())
+    held.wrote = true
     if (!held.untilRead) {
       held.statements.push(...compiled)
       return Effect.void
@@ -215,6 +221,13 @@ export const writeAll = (
       : isDirect(held)
       ? Effect.forEach(statements, (statement) => runDirect(held, statement), { discard: true })
       : hold(held, statements))
+
+/**
+ * @internal
+ * Whether the enclosing unit or transaction has made a write through `write` or `writeAll`
+ * (false outside of one).
+ */
+export const hasWritten: Effect.Effect<boolean> = Effect.map(FiberRef.get(heldWrites), (held) => held?.wrote === true)
 
 /**
  * @internal

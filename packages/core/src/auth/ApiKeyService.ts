@@ -10,6 +10,7 @@ import * as Traced from "../internal/traced.js"
 import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
 import { Ids } from "../ports/Ids.js"
 import { Tokens } from "../ports/Tokens.js"
+import { Transactions } from "../ports/Transactions.js"
 
 /** @since 0.1.0 @category services */
 export class ApiKeyService extends Effect.Service<ApiKeyService>()("kassa/ApiKeyService", {
@@ -17,13 +18,15 @@ export class ApiKeyService extends Effect.Service<ApiKeyService>()("kassa/ApiKey
     const keys = yield* ApiKeyRepository
     const tokens = yield* Tokens
     const ids = yield* Ids
+    const tx = yield* Transactions
 
     const now = Clock.currentTimeMillis.pipe(Effect.map((ms) => new Date(ms)))
 
     /** Issues a new API key for the party: a signed JWT whose `jti` is registered. */
     const issue = Traced.fn("ApiKeyService.issue")(function*(partyID: string) {
       const id = yield* ids.next
-      yield* keys.insert({ id, partyID, kind: "api-key", createdAt: yield* now, revokedAt: undefined })
+      // A unit of its own: a request's replay key is claimed with it.
+      yield* tx.atomicWrites(keys.insert({ id, partyID, kind: "api-key", createdAt: yield* now, revokedAt: undefined }))
       const token = yield* tokens.issue({ kind: "api-key", sub: partyID, jti: id })
       return { keyID: id, token } as const
     })

@@ -7,7 +7,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import { Database, Statements, Workers } from "@kassa/adapters"
+import { Database, SqlRequestReplays, Statements, Workers } from "@kassa/adapters"
 import { Ledger } from "@kassa/core/ports/Ledger"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -62,7 +62,7 @@ export const app = Layer.mergeAll(
 ).pipe(Layer.provideMerge(api), Layer.provideMerge(Metrics.layer))
 
 /** Kassa's services a request may reach: core's (and the ledger's account reads). */
-const reachable = new Set<string>([...serviceTags, Ledger, Statements.StatementCounts, AccessLog.AccessLog, Draining, Workers.Workers, MetricsAccess, Database.PoolStats].map((tag) => tag.key))
+const reachable = new Set<string>([...serviceTags, Ledger, Statements.StatementCounts, AccessLog.AccessLog, Draining, Workers.Workers, MetricsAccess, Database.PoolStats, SqlRequestReplays.RequestReplays].map((tag) => tag.key))
 
 /**
  * Builds the server where, of Kassa's services, only those a request reaches are seen: not the

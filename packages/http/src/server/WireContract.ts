@@ -13,6 +13,7 @@
  *   (its transaction rolls back) and answered 504 `{message}`; one that has committed runs to
  *   its end and answers what it did (`RequestDeadline`);
  * - JSON responses carry exactly `application/json; charset=utf-8`;
+ * - a mutating request repeated with its `X-Request-ID` replays the first answer (`RequestReplay`);
  * - every log line of the request carries its `X-Request-ID`; one access-log line and metrics
  *   per request, by operation and status;
  *   the SQL statements it issues are counted as its operation's (`Statements`).
@@ -42,6 +43,7 @@ import * as InputLimits from "./InputLimits.js"
 import { Metrics } from "./Metrics.js"
 import { resolver } from "./Operations.js"
 import * as RequestBody from "./RequestBody.js"
+import * as RequestReplay from "./RequestReplay.js"
 
 /** The largest request body accepted. @since 0.1.0 */
 export const maxBodyBytes = 1024 * 1024
@@ -75,7 +77,10 @@ const invalidRequest = (message: string) => json(400, { code: "invalidRequest", 
  * Runs `app` with the body read at the edge: refused when too large, malformed or holding what
  * `InputLimits` refuses; otherwise handed over, parsed once.
  */
-const withBody = (request: HttpServerRequest.HttpServerRequest, app: HttpApp.Default) =>
+const withBody = (
+  request: HttpServerRequest.HttpServerRequest,
+  serve: (request: HttpServerRequest.HttpServerRequest) => HttpApp.Default
+): HttpApp.Default =>
   // a failed read is the platform's own: a defect, answered below as it answers those
   Effect.flatMap(Effect.orDie(RequestBody.read(request, maxBodyBytes)), (bytes) => {
     if (bytes === "tooLarge") return Effect.succeed(invalidRequest(`Request body exceeds ${maxBodyBytes} bytes`))
@@ -90,7 +95,7 @@ const withBody = (request: HttpServerRequest.HttpServerRequest, app: HttpApp.Def
       const problem = InputLimits.bodyProblem(parsed.value)
       if (problem !== undefined) return Effect.succeed(invalidRequest(problem))
     }
-    return Effect.provideService(app, HttpServerRequest.HttpServerRequest, RequestBody.provided(request, bytes, parsed))
+    return serve(RequestBody.provided(request, bytes, parsed))
   })
 
 const middleware = HttpApiBuilder.middleware(
@@ -98,6 +103,7 @@ const middleware = HttpApiBuilder.middleware(
   Effect.gen(function*() {
     const metrics = yield* Metrics
     const operationOf = resolver(KassaApi)
+    const replaying = yield* RequestReplay.make
     // Each service or fiber ref a request sets copies its whole context: only what is used.
     const counting = Option.isSome(yield* Effect.serviceOption(Statements.StatementCounts))
     const accessLog = Option.isSome(yield* Effect.serviceOption(AccessLog.AccessLog))
@@ -138,11 +144,7 @@ const middleware = HttpApiBuilder.middleware(
         if (urlProblem?._tag === "Query") return invalidRequest(urlProblem.message)
 
         const counted = counting ? Statements.withWork(operation)(app) : app
-        let handled = RequestBody.present(request)
-          ? withBody(request, counted)
-          : request === original
-          ? counted
-          : Effect.provideService(counted, HttpServerRequest.HttpServerRequest, request)
+        let bounded = (handled: HttpApp.Default): HttpApp.Default => handled
         const deadlineText = original.headers["x-request-deadline"]
         if (deadlineText !== undefined && deadlineText.length <= 40) {
           const now = new Date(yield* Clock.currentTimeMillis)
@@ -160,13 +162,26 @@ const middleware = HttpApiBuilder.middleware(
               Effect.zipRight(Effect.suspend(() => RequestDeadline.expire(request) ? Effect.succeed(late()) : Effect.never)),
               Effect.interruptible
             )
-            const bounded = handled.pipe(
-              Effect.locally(RequestDeadline.current, request),
-              Effect.catchAllCause((cause) => request.state === "expired" ? Effect.succeed(late()) : Effect.failCause(cause))
-            )
-            handled = Effect.raceFirst(bounded, timer)
+            bounded = (handled) =>
+              Effect.raceFirst(
+                handled.pipe(
+                  Effect.locally(RequestDeadline.current, request),
+                  Effect.catchAllCause((cause) => request.state === "expired" ? Effect.succeed(late()) : Effect.failCause(cause))
+                ),
+                timer
+              )
           }
         }
+
+        // The body is read once, before anything runs; replay wraps the deadline: a retry gets
+        // the answer that went out, a 504 as well.
+        const serve = (read: HttpServerRequest.HttpServerRequest): HttpApp.Default =>
+          replaying(
+            read,
+            original.url,
+            bounded(read === original ? counted : Effect.provideService(counted, HttpServerRequest.HttpServerRequest, read))
+          )
+        const handled = RequestBody.present(request) ? withBody(request, serve) : serve(request)
 
         return yield* handled.pipe(
           Effect.catchAllCause((cause) => {

@@ -8,7 +8,7 @@
  * API keys and operator tokens are ES256. Access tokens, one per invoice created, are HS256 under a
  * secret derived from the same private key (HKDF-SHA256): only Kassa verifies them, and an ECDSA
  * signature cost a createInvoice about a tenth of its time. Verification pins the algorithm to
- * the token's kind (ES256 for every kind, HS256 for access tokens only; `none`, and HS256 made
+ * the token's kind (HS256 for access tokens, ES256 for every other kind; `none`, and HS256 made
  * with the public key, are refused), needs a known `kid`, checks the signature, and checks `exp`
  * against Effect's clock.
  *
@@ -179,7 +179,7 @@ export const make = (keys: ReadonlyArray<SigningKey>): Tokens["Type"] => {
       !isRecord(claims) || typeof claims.kind !== "string" || !KINDS.has(claims.kind) ||
       typeof claims.sub !== "string" || typeof claims.jti !== "string" || typeof claims.iat !== "number"
     ) return "Malformed token claims"
-    if (header.alg === "HS256" && claims.kind !== "access") return "Unsupported token algorithm"
+    if (header.alg !== (claims.kind === "access" ? "HS256" : "ES256")) return "Unsupported token algorithm"
     if (claims.exp !== undefined && typeof claims.exp !== "number") return "Malformed token expiry"
     if (
       claims.kind === "access" &&

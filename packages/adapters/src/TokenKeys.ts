@@ -1,5 +1,5 @@
 /**
- * `Tokens`: JWTs signed with keys Kassa keeps.
+ * `Jwt`: JWTs signed with keys Kassa keeps.
  *
  * Keys come from `KASSA_SIGNING_KEY` (one or more PEM private keys; the first signs, all verify)
  * or from `<dataDir>/keys/*.pem`, generated on first start; the newest file signs and every file
@@ -15,7 +15,7 @@
  * @since 0.1.0
  */
 import { Errors } from "@kassa/core"
-import { type TokenClaims, Tokens, type VerifiedClaims } from "@kassa/core/ports/Tokens"
+import { Jwt, type TokenClaims, type VerifiedClaims } from "@kassa/core/ports/Jwt"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -147,7 +147,7 @@ const VERIFIED_CACHE_SIZE = 10_000
  *
  * @since 0.1.0 @category constructors
  */
-export const make = (keys: ReadonlyArray<SigningKey>): Tokens["Type"] => {
+export const make = (keys: ReadonlyArray<SigningKey>): Jwt["Type"] => {
   if (keys.length === 0) throw new Error("no signing keys")
   const signer = keys[0]!
   const es256Header = b64url(JSON.stringify({ alg: "ES256", typ: "JWT", kid: signer.kid }))
@@ -226,10 +226,10 @@ export const make = (keys: ReadonlyArray<SigningKey>): Tokens["Type"] => {
  * @since 0.1.0 @category layers
  */
 export const layer = (options: { readonly dataDir: string; readonly pem?: string | undefined }) =>
-  Layer.sync(Tokens, () => {
+  Layer.sync(Jwt, () => {
     const keys = options.pem === undefined || options.pem.trim() === "" ? [] : named("KASSA_SIGNING_KEY", () => fromPems(options.pem!))
     return make(keys.length > 0 ? keys : loadDataDirKeys(options.dataDir))
   })
 
 /** A fresh in-memory key, for tests and embedding. @since 0.1.0 @category layers */
-export const layerEphemeral = Layer.sync(Tokens, () => make([fromPem(generatePem())]))
+export const layerEphemeral = Layer.sync(Jwt, () => make([fromPem(generatePem())]))

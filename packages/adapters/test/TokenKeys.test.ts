@@ -1,7 +1,7 @@
 import { afterEach, assert, describe, it, vi } from "@effect/vitest"
 import { TokenKeys } from "@kassa/adapters"
-import type { TokenClaims } from "@kassa/core/ports/Tokens"
-import { Tokens } from "@kassa/core/ports/Tokens"
+import type { TokenClaims } from "@kassa/core/ports/Jwt"
+import { Jwt } from "@kassa/core/ports/Jwt"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as TestClock from "effect/TestClock"
@@ -322,7 +322,7 @@ describe("TokenKeys: keys in a data dir", () => {
     Effect.gen(function*() {
       const dir = tempDir()
       const pem = TokenKeys.generatePem()
-      const token = yield* Effect.flatMap(Tokens, (t) => t.issue(apiKeyClaims)).pipe(
+      const token = yield* Effect.flatMap(Jwt, (t) => t.issue(apiKeyClaims)).pipe(
         Effect.provide(TokenKeys.layer({ dataDir: dir, pem }))
       )
       assert.strictEqual(decodePart(parts(token)[0]).kid, TokenKeys.fromPem(pem).kid)
@@ -335,7 +335,7 @@ describe("TokenKeys: keys in a data dir", () => {
       const dir = tempDir()
       const [a, b] = [TokenKeys.generatePem(), TokenKeys.generatePem()]
       const fromB = yield* TokenKeys.make([TokenKeys.fromPem(b)]).issue(apiKeyClaims)
-      const [issued, verified] = yield* Effect.flatMap(Tokens, (t) =>
+      const [issued, verified] = yield* Effect.flatMap(Jwt, (t) =>
         Effect.all([t.issue(apiKeyClaims), t.verify(fromB)])).pipe(
           Effect.provide(TokenKeys.layer({ dataDir: dir, pem: `${a}\n${b}` }))
         )
@@ -346,7 +346,7 @@ describe("TokenKeys: keys in a data dir", () => {
   it.effect("layer without a PEM uses (and creates) the data dir's keys", () =>
     Effect.gen(function*() {
       const dir = tempDir()
-      const token = yield* Effect.flatMap(Tokens, (t) => t.issue(apiKeyClaims)).pipe(
+      const token = yield* Effect.flatMap(Jwt, (t) => t.issue(apiKeyClaims)).pipe(
         Effect.provide(TokenKeys.layer({ dataDir: dir, pem: "  " }))
       )
       const [k] = TokenKeys.loadDataDirKeys(dir)
@@ -355,7 +355,7 @@ describe("TokenKeys: keys in a data dir", () => {
 
   it.effect("a PEM that holds no private key fails the layer", () =>
     Effect.gen(function*() {
-      const exit = yield* Effect.exit(Effect.provide(Tokens, TokenKeys.layer({ dataDir: tempDir(), pem: "garbage" })))
+      const exit = yield* Effect.exit(Effect.provide(Jwt, TokenKeys.layer({ dataDir: tempDir(), pem: "garbage" })))
       assert.isTrue(Exit.isFailure(exit))
     }))
 

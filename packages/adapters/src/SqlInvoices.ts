@@ -59,7 +59,7 @@ export const fromRow = (r: any): Record => {
     status: r.status,
     ...opt("reason", d.reason),
     activePaymentID: optString(r.activePaymentId),
-    ...opt("paymentCount", d.paymentCount),
+    paymentCount: d.paymentCount,
     version: int(r.version)
   }
 }

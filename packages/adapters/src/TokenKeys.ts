@@ -1,5 +1,5 @@
 /**
- * `Tokens`: JWTs signed with keys Kassa keeps.
+ * `Jwt`: JWTs signed with keys Kassa keeps.
  *
  * Keys come from `KASSA_SIGNING_KEY` (one or more PEM private keys; the first signs, all verify)
  * or from `<dataDir>/keys/*.pem`, generated on first start; the newest file signs and every file
@@ -8,14 +8,14 @@
  * API keys and operator tokens are ES256. Access tokens, one per invoice created, are HS256 under a
  * secret derived from the same private key (HKDF-SHA256): only Kassa verifies them, and an ECDSA
  * signature cost a createInvoice about a tenth of its time. Verification pins the algorithm to
- * the token's kind (ES256 for every kind, HS256 for access tokens only; `none`, and HS256 made
+ * the token's kind (HS256 for access tokens, ES256 for every other kind; `none`, and HS256 made
  * with the public key, are refused), needs a known `kid`, checks the signature, and checks `exp`
  * against Effect's clock.
  *
  * @since 0.1.0
  */
 import { Errors } from "@kassa/core"
-import { type TokenClaims, Tokens, type VerifiedClaims } from "@kassa/core/ports/Tokens"
+import { Jwt, type TokenClaims, type VerifiedClaims } from "@kassa/core/ports/Jwt"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -147,7 +147,7 @@ const VERIFIED_CACHE_SIZE = 10_000
  *
  * @since 0.1.0 @category constructors
  */
-export const make = (keys: ReadonlyArray<SigningKey>): Tokens["Type"] => {
+export const make = (keys: ReadonlyArray<SigningKey>): Jwt["Type"] => {
   if (keys.length === 0) throw new Error("no signing keys")
   const signer = keys[0]!
   const es256Header = b64url(JSON.stringify({ alg: "ES256", typ: "JWT", kid: signer.kid }))
@@ -179,7 +179,7 @@ export const make = (keys: ReadonlyArray<SigningKey>): Tokens["Type"] => {
       !isRecord(claims) || typeof claims.kind !== "string" || !KINDS.has(claims.kind) ||
       typeof claims.sub !== "string" || typeof claims.jti !== "string" || typeof claims.iat !== "number"
     ) return "Malformed token claims"
-    if (header.alg === "HS256" && claims.kind !== "access") return "Unsupported token algorithm"
+    if (header.alg !== (claims.kind === "access" ? "HS256" : "ES256")) return "Unsupported token algorithm"
     if (claims.exp !== undefined && typeof claims.exp !== "number") return "Malformed token expiry"
     if (
       claims.kind === "access" &&
@@ -226,10 +226,10 @@ export const make = (keys: ReadonlyArray<SigningKey>): Tokens["Type"] => {
  * @since 0.1.0 @category layers
  */
 export const layer = (options: { readonly dataDir: string; readonly pem?: string | undefined }) =>
-  Layer.sync(Tokens, () => {
+  Layer.sync(Jwt, () => {
     const keys = options.pem === undefined || options.pem.trim() === "" ? [] : named("KASSA_SIGNING_KEY", () => fromPems(options.pem!))
     return make(keys.length > 0 ? keys : loadDataDirKeys(options.dataDir))
   })
 
 /** A fresh in-memory key, for tests and embedding. @since 0.1.0 @category layers */
-export const layerEphemeral = Layer.sync(Tokens, () => make([fromPem(generatePem())]))
+export const layerEphemeral = Layer.sync(Jwt, () => make([fromPem(generatePem())]))

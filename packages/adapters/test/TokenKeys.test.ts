@@ -1,7 +1,7 @@
 import { afterEach, assert, describe, it, vi } from "@effect/vitest"
 import { TokenKeys } from "@kassa/adapters"
-import type { TokenClaims } from "@kassa/core/ports/Tokens"
-import { Tokens } from "@kassa/core/ports/Tokens"
+import type { TokenClaims } from "@kassa/core/ports/Jwt"
+import { Jwt } from "@kassa/core/ports/Jwt"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as TestClock from "effect/TestClock"
@@ -102,15 +102,13 @@ describe("TokenKeys: issue and verify", () => {
       assert.strictEqual((yield* tokens.verify(`${h}.${p}.${b64url(mac)}`)).kind, "access")
     }))
 
-  it.effect("an ES256 access token (as issued before access tokens were HS256) still verifies", () =>
+  it.effect("ES256 is pinned to api keys and operator tokens: an access token with a good ES256 signature is refused", () =>
     Effect.gen(function*() {
       const h = b64url(JSON.stringify({ alg: "ES256", typ: "JWT", kid: key.kid }))
       const p = b64url(JSON.stringify({ ...accessClaims, iat: 0, exp: 4_000_000_000 }))
-      assert.deepStrictEqual(yield* tokens.verify(`${h}.${p}.${es256(`${h}.${p}`, key.privateKey)}`), {
-        ...accessClaims,
-        iat: 0,
-        exp: 4_000_000_000
-      })
+      const token = `${h}.${p}.${es256(`${h}.${p}`, key.privateKey)}`
+      yield* refused(token)
+      assert.strictEqual((yield* Effect.flip(tokens.verify(token))).message, "Unsupported token algorithm")
     }))
 
   it.effect("an api key with an exp verifies until then", () =>
@@ -218,19 +216,22 @@ describe("TokenKeys: forged and broken tokens are refused", () => {
 
   it.effect("claims that are not Kassa's", () =>
     Effect.gen(function*() {
-      const h = b64url(JSON.stringify({ alg: "ES256", typ: "JWT", kid: key.kid }))
-      const signed = (claims: unknown) => {
-        const p = b64url(JSON.stringify(claims))
-        return `${h}.${p}.${es256(`${h}.${p}`, key.privateKey)}`
+      const signed = (claims: unknown, alg: "ES256" | "HS256" = "ES256") => {
+        const input = `${b64url(JSON.stringify({ alg, typ: "JWT", kid: key.kid }))}.${b64url(JSON.stringify(claims))}`
+        const signature = alg === "ES256"
+          ? es256(input, key.privateKey)
+          : b64url(createHmac("sha256", key.macKey).update(input).digest())
+        return `${input}.${signature}`
       }
-      // a correctly signed token with well-formed claims verifies (the helper itself is right)
+      // correctly signed tokens with well-formed claims verify (the helper itself is right)
       assert.strictEqual((yield* tokens.verify(signed({ ...apiKeyClaims, iat: 0 }))).sub, "party-1")
+      assert.strictEqual((yield* tokens.verify(signed({ ...accessClaims, iat: 0, exp: 3600 }, "HS256"))).sub, "party-1")
       yield* refused(signed({ ...apiKeyClaims, iat: 0, kind: "admin" }))
       yield* refused(signed({ kind: "api-key", jti: "k", iat: 0 }))
       yield* refused(signed({ kind: "api-key", sub: "p", iat: 0 }))
       yield* refused(signed({ kind: "api-key", sub: "p", jti: "k" }))
       yield* refused(signed({ ...apiKeyClaims, iat: 0, exp: "never" }))
-      yield* refused(signed({ ...accessClaims, iat: 0, exp: 3600, resource: "shop" }))
+      yield* refused(signed({ ...accessClaims, iat: 0, exp: 3600, resource: "shop" }, "HS256"))
       yield* refused(signed([1, 2, 3]))
       yield* refused(signed("api-key"))
     }))
@@ -321,7 +322,7 @@ describe("TokenKeys: keys in a data dir", () => {
     Effect.gen(function*() {
       const dir = tempDir()
       const pem = TokenKeys.generatePem()
-      const token = yield* Effect.flatMap(Tokens, (t) => t.issue(apiKeyClaims)).pipe(
+      const token = yield* Effect.flatMap(Jwt, (t) => t.issue(apiKeyClaims)).pipe(
         Effect.provide(TokenKeys.layer({ dataDir: dir, pem }))
       )
       assert.strictEqual(decodePart(parts(token)[0]).kid, TokenKeys.fromPem(pem).kid)
@@ -334,7 +335,7 @@ describe("TokenKeys: keys in a data dir", () => {
       const dir = tempDir()
       const [a, b] = [TokenKeys.generatePem(), TokenKeys.generatePem()]
       const fromB = yield* TokenKeys.make([TokenKeys.fromPem(b)]).issue(apiKeyClaims)
-      const [issued, verified] = yield* Effect.flatMap(Tokens, (t) =>
+      const [issued, verified] = yield* Effect.flatMap(Jwt, (t) =>
         Effect.all([t.issue(apiKeyClaims), t.verify(fromB)])).pipe(
           Effect.provide(TokenKeys.layer({ dataDir: dir, pem: `${a}\n${b}` }))
         )
@@ -345,7 +346,7 @@ describe("TokenKeys: keys in a data dir", () => {
   it.effect("layer without a PEM uses (and creates) the data dir's keys", () =>
     Effect.gen(function*() {
       const dir = tempDir()
-      const token = yield* Effect.flatMap(Tokens, (t) => t.issue(apiKeyClaims)).pipe(
+      const token = yield* Effect.flatMap(Jwt, (t) => t.issue(apiKeyClaims)).pipe(
         Effect.provide(TokenKeys.layer({ dataDir: dir, pem: "  " }))
       )
       const [k] = TokenKeys.loadDataDirKeys(dir)
@@ -354,7 +355,7 @@ describe("TokenKeys: keys in a data dir", () => {
 
   it.effect("a PEM that holds no private key fails the layer", () =>
     Effect.gen(function*() {
-      const exit = yield* Effect.exit(Effect.provide(Tokens, TokenKeys.layer({ dataDir: tempDir(), pem: "garbage" })))
+      const exit = yield* Effect.exit(Effect.provide(Jwt, TokenKeys.layer({ dataDir: tempDir(), pem: "garbage" })))
       assert.isTrue(Exit.isFailure(exit))
     }))
 

@@ -5,7 +5,7 @@
  */
 
 /** @since 0.1.0 */
-export * as Activity from "./Activity.js"
+export * as Standing from "./Standing.js"
 /** @since 0.1.0 */
 export * as ApiKeyService from "./auth/ApiKeyService.js"
 /** @since 0.1.0 */

@@ -1,6 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, layer } from "@effect/vitest"
-import { Tokens } from "@kassa/core/ports/Tokens"
+import { Jwt } from "@kassa/core/ports/Jwt"
 import { Dialects, Fixtures, LedgerChecks, TestServer } from "@kassa/testing"
 import * as Effect from "effect/Effect"
 
@@ -304,7 +304,7 @@ for (const dialect of Dialects.dialects()) {
           }
         })
         const templateToken = template.invoiceTemplateAccessToken.payload
-        const tokens = yield* Tokens
+        const tokens = yield* Jwt
         const customerToken = yield* tokens.issue(
           { kind: "access", sub: m.partyID, jti: `c-${Date.now()}`, resource: "customer", resourceID: "customer-1" },
           new Date(Date.now() + 86_400_000)

@@ -9,7 +9,7 @@ import { EventLog } from "@kassa/core/ports/EventLog"
 import { InvoiceRepository } from "@kassa/core/ports/InvoiceRepository"
 import { Ledger } from "@kassa/core/ports/Ledger"
 import { PaymentRepository } from "@kassa/core/ports/PaymentRepository"
-import { Tokens } from "@kassa/core/ports/Tokens"
+import { Jwt } from "@kassa/core/ports/Jwt"
 import { Transactions } from "@kassa/core/ports/Transactions"
 import * as Kassa from "@kassa/http/Kassa"
 import * as Http from "@kassa/http/server/Http"
@@ -308,7 +308,7 @@ for (const dialect of Dialects.dialects()) {
         for (const tag of [...Kassa.serviceTags, Ledger, SqlClient.SqlClient, HttpServer.HttpServer]) {
           assert.isTrue(Option.isSome(Context.getOption(seen, tag as Context.Tag<any, any>)), tag.key)
         }
-        for (const tag of [InvoiceRepository, PaymentRepository, EventLog, Transactions, Tokens]) {
+        for (const tag of [InvoiceRepository, PaymentRepository, EventLog, Transactions, Jwt]) {
           assert.isTrue(Option.isNone(Context.getOption(seen, tag as Context.Tag<any, any>)), tag.key)
         }
       }).pipe(Effect.scoped))
@@ -454,7 +454,7 @@ for (const dialect of Dialects.dialects()) {
     it.effect("an access token is refused once expired", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()
-        const tokens = yield* Tokens
+        const tokens = yield* Jwt
         const now = yield* Clock.currentTimeMillis
         const token = yield* tokens.issue(
           { kind: "access", sub: m.partyID, jti: `acc-${now}`, resource: "invoice", resourceID: "inv-1" },

@@ -8,7 +8,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Traced from "../internal/traced.js"
 import { Ids } from "../ports/Ids.js"
-import { Tokens } from "../ports/Tokens.js"
+import { Jwt } from "../ports/Jwt.js"
 import type { ResourceType } from "./Principal.js"
 
 /** An invoice access token lives 3 days. @since 0.1.0 */
@@ -17,7 +17,7 @@ export const INVOICE_TOKEN_DAYS = 3
 /** @since 0.1.0 @category services */
 export class AccessTokens extends Effect.Service<AccessTokens>()("kassa/AccessTokens", {
   effect: Effect.gen(function*() {
-    const tokens = yield* Tokens
+    const tokens = yield* Jwt
     const ids = yield* Ids
     /** Answers the token in the interface's `AccessToken` shape, `{payload}`. */
     const issue = Traced.fn("AccessTokens.issue")(

@@ -9,14 +9,14 @@ import { NotFound } from "../Errors.js"
 import * as Traced from "../internal/traced.js"
 import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
 import { Ids } from "../ports/Ids.js"
-import { Tokens } from "../ports/Tokens.js"
+import { Jwt } from "../ports/Jwt.js"
 import { Transactions } from "../ports/Transactions.js"
 
 /** @since 0.1.0 @category services */
 export class ApiKeyService extends Effect.Service<ApiKeyService>()("kassa/ApiKeyService", {
   effect: Effect.gen(function*() {
     const keys = yield* ApiKeyRepository
-    const tokens = yield* Tokens
+    const tokens = yield* Jwt
     const ids = yield* Ids
     const tx = yield* Transactions
 

@@ -8,13 +8,13 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Unauthorized } from "../Errors.js"
 import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
-import { Tokens } from "../ports/Tokens.js"
+import { Jwt } from "../ports/Jwt.js"
 import { Principal } from "./Principal.js"
 
 /** @since 0.1.0 @category services */
 export class Authenticator extends Effect.Service<Authenticator>()("kassa/Authenticator", {
   effect: Effect.gen(function*() {
-    const tokens = yield* Tokens
+    const tokens = yield* Jwt
     const keys = yield* ApiKeyRepository
 
     const authenticate = (token: string): Effect.Effect<Principal, Unauthorized> =>

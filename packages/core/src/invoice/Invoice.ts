@@ -70,8 +70,8 @@ export type Invoice = typeof Invoice.Type
 export interface InvoiceRecord extends Invoice {
   readonly partyID: string
   readonly activePaymentID: string | undefined
-  /** The payments started on it, which numbers the next one (absent on invoices stored before it was kept). */
-  readonly paymentCount?: number | undefined
+  /** The payments started on it, which numbers the next one. */
+  readonly paymentCount: number
   readonly version: number
 }
 

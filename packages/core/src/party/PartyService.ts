@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as Activity from "../Activity.js"
+import * as Standing from "../Standing.js"
 import { BusinessError, NotFound } from "../Errors.js"
 import type { PartyID } from "../Ids.js"
 import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
@@ -28,10 +28,10 @@ export class PartyService extends Effect.Service<PartyService>()("kassa/PartySer
       return found.value
     })
 
-    const setActivity = Traced.fn("PartyService.setActivity")(
-      function*(id: PartyID, command: Activity.ActivityCommand) {
+    const setStanding = Traced.fn("PartyService.setStanding")(
+      function*(id: PartyID, command: Standing.StandingCommand) {
         const party = yield* get(id)
-        const next = Activity.decide(party, command)
+        const next = Standing.decide(party, command)
         if (Either.isLeft(next)) {
           return yield* BusinessError.of("invalidRequest", "Party is blocked by the platform")
         }
@@ -49,12 +49,12 @@ export class PartyService extends Effect.Service<PartyService>()("kassa/PartySer
      */
     const requireActive = Traced.fn("PartyService.requireActive")(function*(id: PartyID) {
       const party = yield* get(id)
-      if (!Activity.isActive(party)) {
+      if (!Standing.isActive(party)) {
         return yield* BusinessError.of("invalidPartyStatus", party.isBlocked ? "Party is blocked" : "Party is suspended")
       }
       return party
     })
 
-    return { get, setActivity, requireActive } as const
+    return { get, setStanding, requireActive } as const
   })
 }) {}

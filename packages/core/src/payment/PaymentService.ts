@@ -608,9 +608,8 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       )
       const created = yield* retryOnConflict(tx.withTransaction(Effect.gen(function*() {
         const { value: current, stale } = yield* read
-        // The invoice counts its payments (a stale count loses the invoice's version check);
-        // one stored before it did is counted once.
-        const started = current.paymentCount ?? (yield* payments.listByInvoice(invoiceID)).length
+        // The invoice counts its payments (a stale count loses the invoice's version check).
+        const started = current.paymentCount
         const id = String(started + 1)
         if (key !== undefined) {
           const prior = yield* idempotency.claim(key, { entityID: subjectOf(invoiceID, id), fingerprint: fp })

@@ -8,7 +8,7 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as Activity from "../Activity.js"
+import * as Standing from "../Standing.js"
 import { BusinessError, NotFound } from "../Errors.js"
 import type { PartyID, ShopID } from "../Ids.js"
 import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
@@ -38,10 +38,10 @@ export class ShopService extends Effect.Service<ShopService>()("kassa/ShopServic
       return found.value
     })
 
-    const setActivity = Traced.fn("ShopService.setActivity")(
-      function*(partyID: PartyID, id: ShopID, command: Activity.ActivityCommand) {
+    const setStanding = Traced.fn("ShopService.setStanding")(
+      function*(partyID: PartyID, id: ShopID, command: Standing.StandingCommand) {
         const shop = yield* get(partyID, id)
-        const next = Activity.decide(shop, command)
+        const next = Standing.decide(shop, command)
         if (Either.isLeft(next)) {
           return yield* BusinessError.of("invalidRequest", "Shop is blocked by the platform")
         }
@@ -73,10 +73,10 @@ export class ShopService extends Effect.Service<ShopService>()("kassa/ShopServic
       const found = yield* shops.findGoverned(partyID, id)
       if (Option.isNone(found)) return yield* BusinessError.of("invalidShopID", `Shop not found: ${id}`)
       const { contract, party, shop } = found.value
-      if (!Activity.isActive(party)) {
+      if (!Standing.isActive(party)) {
         return yield* BusinessError.of("invalidPartyStatus", party.isBlocked ? "Party is blocked" : "Party is suspended")
       }
-      if (!Activity.isActive(shop)) {
+      if (!Standing.isActive(shop)) {
         return yield* BusinessError.of("invalidShopStatus", shop.isBlocked ? "Shop is blocked" : "Shop is suspended")
       }
       return { shop, ...(yield* termsOf(shop, contract)) }
@@ -97,6 +97,6 @@ export class ShopService extends Effect.Service<ShopService>()("kassa/ShopServic
       return yield* termsOf(shop, yield* contracts.findById(shop.partyID, shop.contractID))
     })
 
-    return { list, get, setActivity, requireActive, requireActiveWithTerms, terms, withTerms } as const
+    return { list, get, setStanding, requireActive, requireActiveWithTerms, terms, withTerms } as const
   })
 }) {}

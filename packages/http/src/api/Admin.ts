@@ -6,7 +6,7 @@
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { Activity, Onboarding } from "@kassa/core"
+import { Onboarding, Standing } from "@kassa/core"
 import * as Schema from "effect/Schema"
 import { Id, PartyIdParam } from "./Params.js"
 import { OperatorAuthentication } from "./Security.js"
@@ -22,8 +22,8 @@ export const ApiKeyInfo = Schema.Struct({
 })
 
 const PartyPath = Schema.Struct({ partyID: PartyIdParam })
-const ActivityPath = Schema.Struct({ partyID: PartyIdParam, command: Activity.ActivityCommand })
-const ShopActivityPath = Schema.Struct({ partyID: PartyIdParam, shopID: Id, command: Activity.ActivityCommand })
+const StandingPath = Schema.Struct({ partyID: PartyIdParam, command: Standing.StandingCommand })
+const ShopStandingPath = Schema.Struct({ partyID: PartyIdParam, shopID: Id, command: Standing.StandingCommand })
 
 /** @since 0.1.0 @category groups */
 export class AdminGroup extends HttpApiGroup.make("Admin")
@@ -43,8 +43,8 @@ export class AdminGroup extends HttpApiGroup.make("Admin")
       Schema.Struct({ partyID: PartyIdParam, keyID: Schema.String })
     )
   )
-  .add(HttpApiEndpoint.put("setPartyActivity", "/parties/:partyID/:command").setPath(ActivityPath))
-  .add(HttpApiEndpoint.put("setShopActivity", "/parties/:partyID/shops/:shopID/:command").setPath(ShopActivityPath))
+  .add(HttpApiEndpoint.put("setPartyActivity", "/parties/:partyID/:command").setPath(StandingPath))
+  .add(HttpApiEndpoint.put("setShopActivity", "/parties/:partyID/shops/:shopID/:command").setPath(ShopStandingPath))
   .middleware(OperatorAuthentication)
   .prefix("/admin/v1")
 {}

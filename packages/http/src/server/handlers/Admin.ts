@@ -35,7 +35,7 @@ export const layer = HttpApiBuilder.group(KassaApi, "Admin", (handlers) =>
           )
         ))
       .handle("revokeApiKey", ({ path }) => keys.revoke(path.partyID, path.keyID))
-      .handle("setPartyActivity", ({ path }) => Effect.asVoid(parties.setActivity(party(path.partyID), path.command)))
+      .handle("setPartyActivity", ({ path }) => Effect.asVoid(parties.setStanding(party(path.partyID), path.command)))
       .handle("setShopActivity", ({ path }) =>
-        Effect.asVoid(shops.setActivity(party(path.partyID), Ids.ShopID.make(path.shopID), path.command)))
+        Effect.asVoid(shops.setStanding(party(path.partyID), Ids.ShopID.make(path.shopID), path.command)))
   }))

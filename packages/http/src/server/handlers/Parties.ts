@@ -15,11 +15,11 @@ export const layer = HttpApiBuilder.group(KassaApi, "Parties", (handlers) =>
     const parties = yield* PartyService.PartyService
     return handlers
       .handle("getMyParty", () => Effect.flatMap(merchantParty, parties.get))
-      .handle("activateMyParty", () => Effect.flatMap(merchantParty, (id) => parties.setActivity(id, "activate").pipe(Effect.asVoid)))
-      .handle("suspendMyParty", () => Effect.flatMap(merchantParty, (id) => parties.setActivity(id, "suspend").pipe(Effect.asVoid)))
+      .handle("activateMyParty", () => Effect.flatMap(merchantParty, (id) => parties.setStanding(id, "activate").pipe(Effect.asVoid)))
+      .handle("suspendMyParty", () => Effect.flatMap(merchantParty, (id) => parties.setStanding(id, "suspend").pipe(Effect.asVoid)))
       .handle("getPartyByID", ({ path }) => Effect.flatMap(namedParty(path.partyID), parties.get))
       .handle("activatePartyByID", ({ path }) =>
-        Effect.flatMap(namedParty(path.partyID), (id) => parties.setActivity(id, "activate").pipe(Effect.asVoid)))
+        Effect.flatMap(namedParty(path.partyID), (id) => parties.setStanding(id, "activate").pipe(Effect.asVoid)))
       .handle("suspendPartyByID", ({ path }) =>
-        Effect.flatMap(namedParty(path.partyID), (id) => parties.setActivity(id, "suspend").pipe(Effect.asVoid)))
+        Effect.flatMap(namedParty(path.partyID), (id) => parties.setStanding(id, "suspend").pipe(Effect.asVoid)))
   }))

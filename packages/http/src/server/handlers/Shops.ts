@@ -18,14 +18,14 @@ export const layer = HttpApiBuilder.group(KassaApi, "Shops", (handlers) =>
       .handle("getShops", () => Effect.flatMap(merchantParty, shops.list))
       .handle("getShopByID", ({ path }) => Effect.flatMap(merchantParty, (party) => shops.get(party, shop(path.shopID))))
       .handle("activateShop", ({ path }) =>
-        Effect.flatMap(merchantParty, (party) => shops.setActivity(party, shop(path.shopID), "activate").pipe(Effect.asVoid)))
+        Effect.flatMap(merchantParty, (party) => shops.setStanding(party, shop(path.shopID), "activate").pipe(Effect.asVoid)))
       .handle("suspendShop", ({ path }) =>
-        Effect.flatMap(merchantParty, (party) => shops.setActivity(party, shop(path.shopID), "suspend").pipe(Effect.asVoid)))
+        Effect.flatMap(merchantParty, (party) => shops.setStanding(party, shop(path.shopID), "suspend").pipe(Effect.asVoid)))
       .handle("getShopsForParty", ({ path }) => Effect.flatMap(namedParty(path.partyID), shops.list))
       .handle("getShopByIDForParty", ({ path }) =>
         Effect.flatMap(namedParty(path.partyID), (party) => shops.get(party, shop(path.shopID))))
       .handle("activateShopForParty", ({ path }) =>
-        Effect.flatMap(namedParty(path.partyID), (party) => shops.setActivity(party, shop(path.shopID), "activate").pipe(Effect.asVoid)))
+        Effect.flatMap(namedParty(path.partyID), (party) => shops.setStanding(party, shop(path.shopID), "activate").pipe(Effect.asVoid)))
       .handle("suspendShopForParty", ({ path }) =>
-        Effect.flatMap(namedParty(path.partyID), (party) => shops.setActivity(party, shop(path.shopID), "suspend").pipe(Effect.asVoid)))
+        Effect.flatMap(namedParty(path.partyID), (party) => shops.setStanding(party, shop(path.shopID), "suspend").pipe(Effect.asVoid)))
   }))

@@ -1,5 +1,5 @@
 /**
- * Signed tokens (JWTs): API keys, operator tokens and access tokens. The adapter owns the keys.
+ * JWTs: API keys, operator tokens and access tokens, signed and verified. The adapter owns the keys.
  *
  * @since 0.1.0
  */
@@ -24,7 +24,7 @@ export type TokenClaims =
 export type VerifiedClaims = TokenClaims & { readonly iat: number; readonly exp?: number | undefined }
 
 /** @since 0.1.0 @category tags */
-export class Tokens extends Context.Tag("kassa/Tokens")<Tokens, {
+export class Jwt extends Context.Tag("kassa/Jwt")<Jwt, {
   /** Signs `claims`; with `expiresAt` the token carries a numeric `exp`. */
   readonly issue: (claims: TokenClaims, expiresAt?: Date) => Effect.Effect<string>
   /** Verifies signature, algorithm, key id and expiry against the clock. */

@@ -1,7 +1,8 @@
 /**
- * The activity of a party or a shop: blocked by the platform, suspended by the merchant.
+ * The standing of a party or a shop: blocked by the platform, suspended by the merchant (the
+ * interface's table "Party and shop activity"; a payment's `activity` is another thing).
  *
- * One pure machine serves both aggregates; the interface's table "Party and shop activity".
+ * One pure machine serves both aggregates.
  *
  * @since 0.1.0
  */
@@ -9,34 +10,34 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 
 /** @since 0.1.0 @category models */
-export const Activity = Schema.Struct({
+export const Standing = Schema.Struct({
   isBlocked: Schema.Boolean,
   isSuspended: Schema.Boolean
 })
 /** @since 0.1.0 */
-export type Activity = typeof Activity.Type
+export type Standing = typeof Standing.Type
 
 /**
  * `suspend` and `activate` are the merchant's; `block` and `unblock` the platform's.
  *
  * @since 0.1.0 @category models
  */
-export const ActivityCommand = Schema.Literal("suspend", "activate", "block", "unblock")
+export const StandingCommand = Schema.Literal("suspend", "activate", "block", "unblock")
 /** @since 0.1.0 */
-export type ActivityCommand = typeof ActivityCommand.Type
+export type StandingCommand = typeof StandingCommand.Type
 
 /**
  * Why a command was refused.
  *
  * @since 0.1.0 @category errors
  */
-export type ActivityRefusal = "blocked"
+export type StandingRefusal = "blocked"
 
 /** @since 0.1.0 */
-export const active: Activity = { isBlocked: false, isSuspended: false }
+export const active: Standing = { isBlocked: false, isSuspended: false }
 
 /** Operations run only on an active (neither blocked nor suspended) party or shop. @since 0.1.0 */
-export const isActive = (a: Activity): boolean => !a.isBlocked && !a.isSuspended
+export const isActive = (a: Standing): boolean => !a.isBlocked && !a.isSuspended
 
 /**
  * Decides a command. Suspending a suspended object and activating an active one change
@@ -45,7 +46,7 @@ export const isActive = (a: Activity): boolean => !a.isBlocked && !a.isSuspended
  *
  * @since 0.1.0
  */
-export const decide = (state: Activity, command: ActivityCommand): Either.Either<Activity, ActivityRefusal> => {
+export const decide = (state: Standing, command: StandingCommand): Either.Either<Standing, StandingRefusal> => {
   switch (command) {
     case "block":
       return Either.right({ ...state, isBlocked: true })

@@ -9,6 +9,8 @@ export * as Counters from "./Counters.js"
 /** @since 0.1.0 */
 export * as Database from "./Database.js"
 /** @since 0.1.0 */
+export * as Kassa from "./Kassa.js"
+/** @since 0.1.0 */
 export * as Migrations from "./Migrations.js"
 /** @since 0.1.0 */
 export * as RandomIds from "./RandomIds.js"
@@ -62,5 +64,7 @@ export * as SqlWebhooks from "./SqlWebhooks.js"
 export * as SqlWebhookKeys from "./SqlWebhookKeys.js"
 /** @since 0.1.0 */
 export * as WebhookDispatcher from "./WebhookDispatcher.js"
+/** @since 0.1.0 */
+export * as WebhookSignature from "./WebhookSignature.js"
 /** @since 0.1.0 */
 export * as Workers from "./Workers.js"

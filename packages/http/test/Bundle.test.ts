@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { BundledServer } from "@kassa/testing"
+import { SpawnedServer } from "@kassa/testing"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -35,9 +35,9 @@ describe("the bundle step of npm start", () => {
   })
 
   it("after a build, the repository's bundle is up to date with everything it is built from", () => {
-    BundledServer.ensureBundle()
-    assert.isFalse(isStale(BundledServer.bundlePath, inputs()))
-    assert.includeMembers(inputs().map((p) => path.relative(path.resolve(BundledServer.bundlePath, "../../../.."), p)), [
+    SpawnedServer.bundle()
+    assert.isFalse(isStale(SpawnedServer.bundlePath, inputs()))
+    assert.includeMembers(inputs().map((p) => path.relative(path.resolve(SpawnedServer.bundlePath, "../../../.."), p)), [
       "packages/core/src",
       "packages/adapters/src",
       "packages/http/src",

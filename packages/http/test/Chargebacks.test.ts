@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, layer } from "@effect/vitest"
 import type { Chargeback } from "@kassa/core"
-import { verifyNotification } from "@kassa/http/Notifications"
+import { verifyNotification } from "@kassa/adapters/WebhookSignature"
 import { Dialects, Expect, Fixtures, LedgerChecks, TestServer, WebhookReceiver } from "@kassa/testing"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"

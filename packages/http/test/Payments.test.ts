@@ -3,10 +3,12 @@ import { assert, layer } from "@effect/vitest"
 import { TestAcquirer } from "@kassa/adapters"
 import type { Invoice, Payment } from "@kassa/core"
 import { PaymentError, PaymentService } from "@kassa/core"
+import { Acquirer } from "@kassa/core/ports/Acquirer"
 import { InvoiceRepository } from "@kassa/core/ports/InvoiceRepository"
 import { Timers } from "@kassa/core/ports/Timers"
 import { Challenges, Dialects, Expect, Fixtures, LedgerChecks, TestServer } from "@kassa/testing"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 
 const { businessError, errorTag } = Expect
@@ -1174,6 +1176,33 @@ for (const dialect of Dialects.dialects()) {
           const failed = yield* waitFor(api, inv.id, "1", FINAL)
           assert.deepStrictEqual(failed.error, { code: "preauthorization_failed" })
           assert.isFalse(yield* cvvKept(inv.id, "1"))
+          yield* LedgerChecks.invariants
+        }))
+    }
+  )
+
+  // An embedder's acquirer, plugged into Kassa's layer in place of the test acquirer: it declines
+  // every authorisation the test acquirer would approve.
+  const issuerSaysNo = Layer.effect(
+    Acquirer,
+    Effect.map(Acquirer, (test) =>
+      Acquirer.of({
+        ...test,
+        authorize: () => Effect.succeed({ _tag: "Declined", error: PaymentError.of("authorization_failed", "rejected_by_issuer"), message: "no" })
+      }))
+  ).pipe(Layer.provide(TestAcquirer.layer))
+  layer(TestServer.layer(dialect, { acquirer: issuerSaysNo }), { timeout: "60 seconds", excludeTestServices: true })(
+    `Payments through an acquirer of the embedder's [${dialect}]`,
+    (it) => {
+      it.effect("the acquirer given to Kassa.layer decides: a card the test acquirer approves is declined", () =>
+        Effect.gen(function*() {
+          const m = yield* Fixtures.merchant()
+          const api = yield* TestServer.client(m.apiKey)
+          const inv = yield* newInvoice(api, m.shopID)
+          yield* pay(api, inv.id, { card: VISA })
+          const failed = yield* waitFor(api, inv.id, "1", FINAL)
+          assert.strictEqual(failed.status, "failed")
+          assert.deepStrictEqual(failed.error, PaymentError.of("authorization_failed", "rejected_by_issuer"))
           yield* LedgerChecks.invariants
         }))
     }

@@ -1,8 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Database, TokenKeys, WebhookDispatcher } from "@kassa/adapters"
+import { Database, Kassa, TokenKeys, WebhookDispatcher, Workers } from "@kassa/adapters"
 import { Transactions } from "@kassa/core/ports/Transactions"
-import * as Kassa from "@kassa/http/Kassa"
 import * as Http from "@kassa/http/server/Http"
 import { Dialects, Fixtures, TestDatabase, TestServer } from "@kassa/testing"
 import * as Effect from "effect/Effect"
@@ -34,28 +33,26 @@ const hookedTransactions = Layer.effect(
 )
 
 const serverLayer = (dialect: Dialects.Dialect) =>
-  Http.serve.pipe(
-    Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provideMerge(
-      Layer.unwrapScoped(
-        Effect.map(TestDatabase.acquire(dialect), ({ dataDir, database }) => {
-          const pem = TokenKeys.generatePem()
-          return Kassa.services.pipe(
-            Layer.provide(hookedTransactions),
-            Layer.provideMerge(WebhookDispatcher.dispatcherLayer()),
-            // no recovery within the test: only the request itself starts the payment's processing
-            Layer.provideMerge(Kassa.ports({
-              dataDir,
-              scheduler: { pollInterval: "1 hour", lease: "10 seconds" },
-              settings: { recoveryDelayMs: 24 * 3_600_000 }
-            })),
-            Layer.provideMerge(TokenKeys.layer({ dataDir, pem })),
-            Layer.provideMerge(Database.layer(database))
-          )
-        })
-      )
+  Http.serve(
+    Layer.unwrapScoped(
+      Effect.map(TestDatabase.acquire(dialect), ({ dataDir, database }) => {
+        const pem = TokenKeys.generatePem()
+        return Kassa.services.pipe(
+          Layer.provide(hookedTransactions),
+          Layer.provideMerge(WebhookDispatcher.dispatcherLayer()),
+          // no recovery within the test: only the request itself starts the payment's processing
+          Layer.provideMerge(Kassa.ports({
+            dataDir,
+            scheduler: { pollInterval: "1 hour", lease: "10 seconds" },
+            settings: { recoveryDelayMs: 24 * 3_600_000 }
+          })),
+          Layer.provideMerge(TokenKeys.layer({ dataDir, pem })),
+          Layer.provideMerge(Database.layer(database)),
+          Layer.provideMerge(Workers.layer)
+        )
+      })
     )
-  )
+  ).pipe(Layer.provideMerge(NodeHttpServer.layerTest))
 
 const sleepReal = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 

@@ -1,9 +1,8 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Statements, TokenKeys } from "@kassa/adapters"
+import { Kassa, Statements, TokenKeys } from "@kassa/adapters"
 import { ApiKeyService } from "@kassa/core"
-import * as Kassa from "@kassa/http/Kassa"
 import * as Http from "@kassa/http/server/Http"
 import * as ReplayKeys from "@kassa/http/server/ReplayKeys"
 import { Dialects, Fixtures, TestDatabase, TestServer } from "@kassa/testing"
@@ -121,12 +120,9 @@ const statementsOf = (work: string) =>
   Effect.map(Statements.StatementCounts, (counts) => counts.snapshot().get(work) ?? 0)
 
 /** The test server on a database the test keeps, to start it twice on it. */
-const serverOn = (database: Kassa.KassaConfig["database"], dataDir: string, signingKey: string) =>
-  Http.serve.pipe(
-    Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provideMerge(
-      Kassa.layer({ database, dataDir, signingKey, scheduler: { pollInterval: "1 minute", lease: "10 seconds" } })
-    )
+const serverOn = (database: Kassa.Options["database"], dataDir: string, signingKey: string) =>
+  Http.serve(Kassa.layer({ database, dataDir, signingKey, scheduler: { pollInterval: "1 minute", lease: "10 seconds" } })).pipe(
+    Layer.provideMerge(NodeHttpServer.layerTest)
   )
 
 for (const dialect of Dialects.dialects()) {

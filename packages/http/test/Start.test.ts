@@ -1,6 +1,6 @@
 import { assert, beforeAll, describe, it } from "@effect/vitest"
 import type { Database } from "@kassa/adapters"
-import { BundledServer, Dialects, TestDatabase } from "@kassa/testing"
+import { Dialects, SpawnedServer, TestDatabase } from "@kassa/testing"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as net from "node:net"
@@ -13,16 +13,12 @@ import pg from "pg"
  * refuses, what it leaves behind.
  */
 
-beforeAll(() => BundledServer.ensureBundle(), 120_000)
+beforeAll(() => SpawnedServer.bundle(), 120_000)
 
 const scratchDir = Effect.acquireRelease(
   Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "kassa-start-"))),
   (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
 )
-
-/** A started process, stopped when the scope closes. */
-const running = (env: Record<string, string>, cwd: string) =>
-  Effect.acquireRelease(Effect.sync(() => BundledServer.start(env, cwd)), (r) => Effect.promise(r.stop))
 
 const json = (line: string) => JSON.parse(line) as { message: string; logLevel: string; annotations: Record<string, unknown> }
 
@@ -58,10 +54,10 @@ describe.each(Dialects.dialects())("a start (%s)", (dialect) => {
   it.live("says its version, store (without the password), data dir, address, migrations and roles; one access-log line per request", () =>
     Effect.gen(function*() {
       const { dataDir, database } = yield* TestDatabase.acquire(dialect)
-      const port = yield* Effect.promise(BundledServer.freePort)
+      const port = yield* Effect.promise(SpawnedServer.freePort)
       const env: Record<string, string> = { PORT: String(port), HOST: "127.0.0.1", KASSA_DATA_DIR: dataDir }
       if (database._tag === "pg") env.DATABASE_URL = withPassword(database.url)
-      const server = yield* running(env, dataDir)
+      const server = yield* SpawnedServer.spawnScoped(env, dataDir)
       yield* Effect.promise(() => server.waitFor(/"message":"ready on /))
       const start = server.lines().map(json)
       const messages = start.map((l) => l.message)
@@ -81,15 +77,15 @@ describe.each(Dialects.dialects())("a start (%s)", (dialect) => {
         assert.strictEqual(fs.statSync(file).mode & 0o777, 0o600)
         const credentials = JSON.parse(fs.readFileSync(file, "utf8")) as { apiKey: string; adminToken: string; partyID: string }
         assert.isTrue(messages.some((m) => m.includes("demo merchant") && m.includes(file)))
-        assert.notInclude(server.output(), credentials.apiKey)
-        assert.notInclude(server.output(), credentials.adminToken)
+        assert.notInclude(server.log(), credentials.apiKey)
+        assert.notInclude(server.log(), credentials.adminToken)
         assert.strictEqual(yield* get(port, "/v2/processing/invoices", { authorization: `Bearer ${credentials.apiKey}`, "x-request-id": "req-bad" }, "{}"), 400)
         const line = json(yield* Effect.promise(() => server.waitFor(/"requestId":"req-bad"/)))
         assert.deepStrictEqual(
           { ...line.annotations, durationMs: typeof line.annotations.durationMs },
           { operationId: "createInvoice", status: 400, durationMs: "number", requestId: "req-bad", party: credentials.partyID, code: "invalidRequest" }
         )
-        assert.notInclude(server.output(), "Bearer")
+        assert.notInclude(server.log(), "Bearer")
       } else {
         assert.isFalse(fs.existsSync(file))
         assert.isFalse(messages.some((m) => m.includes("demo merchant")))
@@ -101,7 +97,7 @@ describe.each(Dialects.dialects())("a start (%s)", (dialect) => {
         { ...line.annotations, durationMs: typeof line.annotations.durationMs },
         { operationId: "getCountryByID", status: 200, durationMs: "number", requestId: "req-ok" }
       )
-      assert.notInclude(server.output(), "s3cret-pw")
+      assert.notInclude(server.log(), "s3cret-pw")
     }).pipe(Effect.scoped))
 
   it.live("a port already taken stops the start before any migration or provisioning", () =>
@@ -119,8 +115,8 @@ describe.each(Dialects.dialects())("a start (%s)", (dialect) => {
       const port = (taken.address() as net.AddressInfo).port
       const env: Record<string, string> = { PORT: String(port), HOST: "127.0.0.1", KASSA_DATA_DIR: dataDir, KASSA_PROVISION_DEMO: "true" }
       if (database._tag === "pg") env.DATABASE_URL = database.url
-      const server = yield* running(env, dataDir)
-      const code = yield* Effect.promise(() => server.exited)
+      const server = yield* SpawnedServer.spawnScoped(env, dataDir)
+      const { code } = yield* Effect.promise(() => server.exited)
       assert.notStrictEqual(code, 0)
       const last = json(server.lines().at(-1)!)
       assert.strictEqual(last.logLevel, "FATAL")
@@ -137,7 +133,7 @@ describe.each(Dialects.dialects().filter((d) => d === "pg"))("a start on a datab
       if (database._tag !== "pg") return yield* Effect.dieMessage("a PostgreSQL store was expected")
       const target = new URL(database.url)
       // The database's address: a port where nothing listens until the server has said it waits.
-      const late = yield* Effect.promise(BundledServer.freePort)
+      const late = yield* Effect.promise(SpawnedServer.freePort)
       const proxy = net.createServer((client) => {
         const upstream = net.connect(Number(target.port || 5432), target.hostname)
         client.pipe(upstream).pipe(client)
@@ -147,8 +143,8 @@ describe.each(Dialects.dialects().filter((d) => d === "pg"))("a start on a datab
       yield* Effect.addFinalizer(() => Effect.sync(() => proxy.close()))
       const url = new URL(database.url)
       url.port = String(late)
-      const port = yield* Effect.promise(BundledServer.freePort)
-      const server = yield* running({ PORT: String(port), HOST: "127.0.0.1", KASSA_DATA_DIR: dataDir, DATABASE_URL: url.toString() }, dataDir)
+      const port = yield* Effect.promise(SpawnedServer.freePort)
+      const server = yield* SpawnedServer.spawnScoped({ PORT: String(port), HOST: "127.0.0.1", KASSA_DATA_DIR: dataDir, DATABASE_URL: url.toString() }, dataDir)
       const waiting = json(yield* Effect.promise(() => server.waitFor(/does not answer yet/)))
       assert.strictEqual(waiting.logLevel, "WARN")
       yield* Effect.promise(() => new Promise<void>((resolve) => proxy.listen(late, "127.0.0.1", () => resolve())))
@@ -161,22 +157,22 @@ describe("a start with bad settings", () => {
   it.live("DATABASE_URL with an unknown scheme stops the start, naming the variable, creating nothing, showing no password", () =>
     Effect.gen(function*() {
       const cwd = yield* scratchDir
-      const server = yield* running({ DATABASE_URL: "postgress://kassa:s3cret-pw@127.0.0.1/kassa", KASSA_DATA_DIR: path.join(cwd, "data") }, cwd)
-      assert.notStrictEqual(yield* Effect.promise(() => server.exited), 0)
+      const server = yield* SpawnedServer.spawnScoped({ DATABASE_URL: "postgress://kassa:s3cret-pw@127.0.0.1/kassa", KASSA_DATA_DIR: path.join(cwd, "data") }, cwd)
+      assert.notStrictEqual((yield* Effect.promise(() => server.exited)).code, 0)
       const lines = server.lines().map(json)
       assert.deepStrictEqual(lines.map((l) => [l.logLevel, l.message]), [
         ["INFO", lines[0]!.message],
         ["FATAL", "start failed: DATABASE_URL: expected postgres://…, postgresql://… or sqlite:<file>, got the scheme \"postgress:\""]
       ])
-      assert.notInclude(server.output(), "s3cret-pw")
+      assert.notInclude(server.log(), "s3cret-pw")
       assert.deepStrictEqual(fs.readdirSync(cwd), [])
     }).pipe(Effect.scoped))
 
   it.live("every bad setting is named in one line of the chosen format; KASSA_LOG_LEVEL hides the lesser lines", () =>
     Effect.gen(function*() {
       const cwd = yield* scratchDir
-      const server = yield* running({ PORT: "80000", KASSA_DB_POOL_SIZE: "many", KASSA_LOG_FORMAT: "pretty", KASSA_LOG_LEVEL: "error", KASSA_DATA_DIR: cwd }, cwd)
-      assert.notStrictEqual(yield* Effect.promise(() => server.exited), 0)
+      const server = yield* SpawnedServer.spawnScoped({ PORT: "80000", KASSA_DB_POOL_SIZE: "many", KASSA_LOG_FORMAT: "pretty", KASSA_LOG_LEVEL: "error", KASSA_DATA_DIR: cwd }, cwd)
+      assert.notStrictEqual((yield* Effect.promise(() => server.exited)).code, 0)
       const lines = server.lines()
       assert.strictEqual(lines.length, 1)
       assert.match(
@@ -190,8 +186,8 @@ describe("a start with bad settings", () => {
       const cwd = yield* scratchDir
       fs.mkdirSync(path.join(cwd, "keys"))
       fs.writeFileSync(path.join(cwd, "keys", "000000000000001.pem"), "garbage")
-      const server = yield* running({ KASSA_DATA_DIR: cwd, PORT: String(yield* Effect.promise(BundledServer.freePort)), HOST: "127.0.0.1" }, cwd)
-      assert.notStrictEqual(yield* Effect.promise(() => server.exited), 0)
+      const server = yield* SpawnedServer.spawnScoped({ KASSA_DATA_DIR: cwd, PORT: String(yield* Effect.promise(SpawnedServer.freePort)), HOST: "127.0.0.1" }, cwd)
+      assert.notStrictEqual((yield* Effect.promise(() => server.exited)).code, 0)
       const last = json(server.lines().at(-1)!)
       assert.strictEqual(last.logLevel, "FATAL")
       assert.strictEqual(last.message, "start failed")

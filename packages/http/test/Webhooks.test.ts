@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { verifyNotification } from "@kassa/http/Notifications"
+import { verifyNotification } from "@kassa/adapters/WebhookSignature"
 import { Dialects, Expect, Fixtures, TestServer, WebhookReceiver } from "@kassa/testing"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"

@@ -2,16 +2,16 @@ import { assert, layer } from "@effect/vitest"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as HttpServer from "@effect/platform/HttpServer"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { TokenKeys } from "@kassa/adapters"
+import { Kassa, TokenKeys } from "@kassa/adapters"
+import { InvoiceService, PaymentService } from "@kassa/core"
 import { EventLog } from "@kassa/core/ports/EventLog"
 import { InvoiceRepository } from "@kassa/core/ports/InvoiceRepository"
 import { Ledger } from "@kassa/core/ports/Ledger"
 import { PaymentRepository } from "@kassa/core/ports/PaymentRepository"
 import { Jwt } from "@kassa/core/ports/Jwt"
 import { Transactions } from "@kassa/core/ports/Transactions"
-import * as Kassa from "@kassa/http/Kassa"
+import { SearchService } from "@kassa/core/search/SearchService"
 import * as Http from "@kassa/http/server/Http"
 import { Dialects, Fixtures, TestDatabase, TestServer } from "@kassa/testing"
 import * as Clock from "effect/Clock"
@@ -30,21 +30,18 @@ import { createHmac, sign } from "node:crypto"
 const signingPem = TokenKeys.generatePem()
 const signingKey = TokenKeys.fromPem(signingPem)
 const serverLayer = (dialect: Dialects.Dialect) =>
-  Http.serve.pipe(
-    Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provideMerge(
-      Layer.unwrapScoped(
-        Effect.map(TestDatabase.acquire(dialect), ({ dataDir, database }) =>
-          Kassa.layer({
-            database,
-            dataDir,
-            signingKey: signingPem,
-            // no timers here: a slow poll keeps TestClock.adjust cheap
-            scheduler: { pollInterval: "1 minute", lease: "10 seconds" }
-          }))
-      )
+  Http.serve(
+    Layer.unwrapScoped(
+      Effect.map(TestDatabase.acquire(dialect), ({ dataDir, database }) =>
+        Kassa.layer({
+          database,
+          dataDir,
+          signingKey: signingPem,
+          // no timers here: a slow poll keeps TestClock.adjust cheap
+          scheduler: { pollInterval: "1 minute", lease: "10 seconds" }
+        }))
     )
-  )
+  ).pipe(Layer.provideMerge(NodeHttpServer.layerTest))
 
 const JSON_TYPE = "application/json; charset=utf-8"
 const b64url = (b: Buffer | string) => Buffer.from(b).toString("base64url")
@@ -304,8 +301,8 @@ for (const dialect of Dialects.dialects()) {
     it.effect("the server is built seeing core's services, not the storage ports behind them", () =>
       Effect.gen(function*() {
         assert.isTrue(Option.isSome(yield* Effect.serviceOption(InvoiceRepository)), "the test's own context has the ports")
-        const seen = yield* Layer.build(Http.reachingOnly(Layer.effectContext(Effect.context<never>())))
-        for (const tag of [...Kassa.serviceTags, Ledger, SqlClient.SqlClient, HttpServer.HttpServer]) {
+        const seen = yield* Layer.build(Layer.provide(Http.reached, Layer.effectContext(Effect.context<Http.Behind>())))
+        for (const tag of [PaymentService.PaymentService, InvoiceService.InvoiceService, SearchService, Ledger, SqlClient.SqlClient]) {
           assert.isTrue(Option.isSome(Context.getOption(seen, tag as Context.Tag<any, any>)), tag.key)
         }
         for (const tag of [InvoiceRepository, PaymentRepository, EventLog, Transactions, Jwt]) {

@@ -1,11 +1,13 @@
 /**
- * The server binary as `npm start` runs it (the bundle, with its first line's Node flags), in a
- * child process on a test database: for behaviour only a whole process shows (signals, exit).
+ * The server binary as `npm start` runs it (the bundle, `packages/http/dist/server.js`, with its
+ * first line's Node flags), in a child process: for behaviour only a whole process shows (a start,
+ * signals, exit). The environment is the test's: nothing of the shell's `DATABASE_URL`, `PORT`,
+ * `HOST`, `NODE_OPTIONS`, `KASSA_*` or `OTEL_*`. Its stdout and stderr are kept.
  *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn as spawnChild } from "node:child_process"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import * as net from "node:net"
@@ -13,29 +15,17 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..")
-const bundlePath = path.join(repoRoot, "packages/http/dist/server.js")
 
-/** The newest modification time of the sources the bundle is made of. */
-const newestSource = (): number => {
-  let newest = fs.statSync(path.join(repoRoot, "package-lock.json")).mtimeMs
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name)
-      if (entry.isDirectory()) walk(full)
-      else newest = Math.max(newest, fs.statSync(full).mtimeMs)
-    }
-  }
-  for (const pkg of ["core", "adapters", "http"]) walk(path.join(repoRoot, "packages", pkg, "src"))
-  return newest
-}
+/** @since 0.1.0 */
+export const bundlePath = path.join(repoRoot, "packages/http/dist/server.js")
 
 const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 
 let bundled = false
 /**
- * Builds the bundle (`npm run bundle`) when a source is newer than it, once per test process.
- * Test files run in parallel processes: one builds at a time (a lock directory), the others then
- * find it fresh.
+ * Brings the bundle up to date, as `npm start` does first (the bundle script rebuilds only when a
+ * source is newer), once per test process. Test files run in parallel processes: one at a time
+ * (a lock directory), so none spawns a bundle another is rewriting.
  *
  * @since 0.1.0
  */
@@ -54,8 +44,7 @@ export const bundle = (): void => {
     }
   }
   try {
-    const built = fs.statSync(bundlePath, { throwIfNoEntry: false })?.mtimeMs ?? 0
-    if (built < newestSource()) execFileSync("npm", ["run", "bundle", "--silent"], { cwd: repoRoot, stdio: "ignore" })
+    execFileSync(process.execPath, [path.join(repoRoot, "packages/http/scripts/bundle.mjs")], { stdio: "ignore" })
   } finally {
     fs.rmSync(lock, { recursive: true, force: true })
   }
@@ -69,8 +58,9 @@ const shebangFlags = (): Array<string> => {
   return match === null ? [] : match[1]!.trim().split(/ +/).filter(Boolean)
 }
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
+/** A free TCP port on 127.0.0.1. @since 0.1.0 */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
     const server = net.createServer()
     server.on("error", reject)
     server.listen(0, "127.0.0.1", () => {
@@ -117,14 +107,91 @@ export const request = (
     req.end(body)
   })
 
+/** How a process ended: its code, signal and when (`performance.now()`). @since 0.1.0 @category models */
+export interface Exit {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly at: number
+}
+
 /** @since 0.1.0 @category models */
-export interface Spawned {
+export interface Process {
   readonly child: ChildProcess
+  /** Everything written so far, stdout and stderr. */
+  readonly log: () => string
+  /** Non-empty lines written so far. */
+  readonly lines: () => ReadonlyArray<string>
+  /** Resolves the first line matching `pattern`; rejects when the process exits first. */
+  readonly waitFor: (pattern: RegExp) => Promise<string>
+  readonly exited: Promise<Exit>
+}
+
+const shellVariables = /^(DATABASE_URL|PORT|HOST|NODE_OPTIONS|KASSA_.*|OTEL_.*)$/
+
+/**
+ * Starts the bundle with `env` in `cwd`, whatever comes of it (a start may be refused).
+ *
+ * @since 0.1.0
+ */
+export const spawn = (env: Record<string, string>, cwd: string): Process => {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !shellVariables.test(name)))
+  const child = spawnChild(process.execPath, [...shebangFlags(), bundlePath], { cwd, env: { ...base, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  let output = ""
+  const waiters = new Set<() => void>()
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString("utf8")
+    for (const waiter of waiters) waiter()
+  }
+  child.stdout!.on("data", onData)
+  child.stderr!.on("data", onData)
+  // "close": the process has exited and its output is all read
+  const exited = new Promise<Exit>((resolve) => child.on("close", (code, signal) => resolve({ code, signal, at: performance.now() })))
+  const lines = () => output.split("\n").filter((l) => l.trim() !== "")
+  const waitFor = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const found = lines().find((l) => pattern.test(l))
+        if (found !== undefined) {
+          waiters.delete(check)
+          resolve(found)
+        }
+      }
+      waiters.add(check)
+      check()
+      void exited.then(({ code }) => {
+        check()
+        waiters.delete(check)
+        reject(new Error(`the server exited (${code}) before writing ${pattern}:\n${output}`))
+      })
+    })
+  return { child, log: () => output, lines, waitFor, exited }
+}
+
+/**
+ * Stops a process: SIGTERM, then SIGKILL after `killAfterMs`; resolves its exit.
+ *
+ * @since 0.1.0
+ */
+export const stop = async (server: Process, killAfterMs = 20_000): Promise<Exit> => {
+  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGTERM")
+  const timer = setTimeout(() => server.child.kill("SIGKILL"), killAfterMs)
+  const exit = await server.exited
+  clearTimeout(timer)
+  return exit
+}
+
+/**
+ * A spawned process for the scope: stopped when the scope closes if it still runs.
+ *
+ * @since 0.1.0
+ */
+export const spawnScoped = (env: Record<string, string>, cwd: string) =>
+  Effect.acquireRelease(Effect.sync(() => spawn(env, cwd)), (server) => Effect.promise(() => stop(server)))
+
+/** @since 0.1.0 @category models */
+export interface Spawned extends Process {
   readonly port: number
   readonly credentials: { readonly shopID: string; readonly apiKey: string; readonly adminToken: string }
-  /** Resolves when the process exits: its code, signal and when (performance.now()). */
-  readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null; readonly at: number }>
-  readonly log: () => string
 }
 
 /**
@@ -140,60 +207,33 @@ export const start = async (options: {
   readonly readyPath?: string
 }): Promise<Spawned> => {
   const port = await freePort()
-  const logFile = path.join(options.dataDir, "server.log")
-  const fd = fs.openSync(logFile, "a")
-  const env: NodeJS.ProcessEnv = { ...process.env }
-  for (const name of Object.keys(env)) if (name.startsWith("KASSA_") || name.startsWith("OTEL_") || name === "DATABASE_URL") delete env[name]
-  const child = spawn(process.execPath, [...shebangFlags(), bundlePath], {
-    cwd: repoRoot,
-    env: {
-      ...env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      KASSA_DATA_DIR: options.dataDir,
-      KASSA_PROVISION_DEMO: "true",
-      ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
-      ...options.env
-    },
-    stdio: ["ignore", fd, fd]
-  })
-  fs.closeSync(fd)
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-    child.on("exit", (code, signal) => resolve({ code, signal, at: performance.now() }))
-  )
+  const server = spawn({
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    KASSA_DATA_DIR: options.dataDir,
+    KASSA_PROVISION_DEMO: "true",
+    ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
+    ...options.env
+  }, repoRoot)
   let gone = false
-  void exited.then(() => (gone = true))
-  const log = () => fs.readFileSync(logFile, "utf8")
+  void server.exited.then(() => (gone = true))
   const deadline = performance.now() + 30_000
   for (;;) {
-    if (gone) throw new Error(`the server exited before answering:\n${log()}`)
+    if (gone) throw new Error(`the server exited before answering:\n${server.log()}`)
     const status = await request(port, "GET", options.readyPath ?? "/health", { timeoutMs: 1_000 }).then((a) => a.status, () => 0)
     if (status === 200) break
     if (performance.now() > deadline) {
-      child.kill("SIGKILL")
-      throw new Error(`the server did not answer within 30 s:\n${log()}`)
+      server.child.kill("SIGKILL")
+      throw new Error(`the server did not answer within 30 s:\n${server.log()}`)
     }
     await new Promise((r) => setTimeout(r, 20))
   }
   const credentials = JSON.parse(fs.readFileSync(path.join(options.dataDir, "dev-credentials.json"), "utf8"))
-  return { child, port, credentials, exited, log }
+  return { ...server, port, credentials }
 }
 
 /**
- * Stops a spawned server: SIGTERM, then SIGKILL after `killAfterMs`; resolves its exit.
- *
- * @since 0.1.0
- */
-export const stop = async (server: Spawned, killAfterMs = 20_000) => {
-  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGTERM")
-  const timer = setTimeout(() => server.child.kill("SIGKILL"), killAfterMs)
-  const exit = await server.exited
-  clearTimeout(timer)
-  return exit
-}
-
-/**
- * A spawned server for the scope: SIGKILLed when the scope closes if it still runs.
+ * A started server for the scope: SIGKILLed when the scope closes if it still runs.
  *
  * @since 0.1.0
  */

@@ -3,15 +3,14 @@
  *
  * @since 0.1.0
  */
-import { TokenKeys } from "@kassa/adapters"
-import * as Kassa from "@kassa/http/Kassa"
+import { Kassa, TokenKeys } from "@kassa/adapters"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { Dialect } from "./Dialects.js"
 import * as TestDatabase from "./TestDatabase.js"
 
 /** @since 0.1.0 @category layers */
-export const layer = (dialect: Dialect, overrides: Partial<Kassa.KassaConfig> = {}) =>
+export const layer = (dialect: Dialect, overrides: Partial<Kassa.Options> = {}) =>
   Layer.unwrapScoped(
     Effect.map(TestDatabase.acquire(dialect), ({ dataDir, database }) =>
       Kassa.layer({

@@ -9,7 +9,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { KassaApi } from "@kassa/http/api/KassaApi"
-import type * as Kassa from "@kassa/http/Kassa"
+import type { Kassa } from "@kassa/adapters"
 import * as Http from "@kassa/http/server/Http"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -17,11 +17,8 @@ import type { Dialect } from "./Dialects.js"
 import * as TestKassa from "./TestKassa.js"
 
 /** @since 0.1.0 @category layers */
-export const layer = (dialect: Dialect, overrides: Partial<Kassa.KassaConfig> = {}) =>
-  Http.serve.pipe(
-    Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provideMerge(TestKassa.layer(dialect, overrides))
-  )
+export const layer = (dialect: Dialect, overrides: Partial<Kassa.Options> = {}) =>
+  Http.serve(TestKassa.layer(dialect, overrides)).pipe(Layer.provideMerge(NodeHttpServer.layerTest))
 
 let requestCounter = 0
 /** A fresh `X-Request-ID`. @since 0.1.0 */

@@ -5,8 +5,6 @@
  */
 
 /** @since 0.1.0 */
-export * as BundledServer from "./BundledServer.js"
-/** @since 0.1.0 */
 export * as Challenges from "./Challenges.js"
 /** @since 0.1.0 */
 export * as Dialects from "./Dialects.js"

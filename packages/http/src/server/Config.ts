@@ -25,7 +25,7 @@
  *
  * @since 0.1.0
  */
-import { Database, SqlCardVault, TokenKeys } from "@kassa/adapters"
+import { Database, type Kassa, SqlCardVault, TokenKeys } from "@kassa/adapters"
 import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
 import * as ConfigProvider from "effect/ConfigProvider"
@@ -35,11 +35,10 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { isIP } from "node:net"
 import * as path from "node:path"
-import type { KassaConfig } from "../Kassa.js"
 import { type Access, parseAddress } from "./MetricsEndpoint.js"
 
 /** @since 0.1.0 @category models */
-export interface ServerConfig extends KassaConfig {
+export interface ServerConfig extends Kassa.Options {
   readonly port: number
   readonly host: string
   readonly provisionDemo: boolean

@@ -7,18 +7,14 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import { Database, SqlRequestReplays, Statements, Workers } from "@kassa/adapters"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { Database, Kassa, SqlRequestReplays, Workers } from "@kassa/adapters"
 import { Ledger } from "@kassa/core/ports/Ledger"
-import * as Context from "effect/Context"
-import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
+import type * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import { KassaApi } from "../api/KassaApi.js"
-import { serviceTags } from "../Kassa.js"
-import * as AccessLog from "./AccessLog.js"
 import * as Auth from "./Auth.js"
 import * as Docs from "./Docs.js"
-import { Draining } from "./Drain.js"
 import * as Envelope from "./Envelope.js"
 import * as Health from "./Health.js"
 import * as Admin from "./handlers/Admin.js"
@@ -35,7 +31,6 @@ import * as Shops from "./handlers/Shops.js"
 import * as Webhooks from "./handlers/Webhooks.js"
 import * as Metrics from "./Metrics.js"
 import * as MetricsEndpoint from "./MetricsEndpoint.js"
-import { MetricsAccess } from "./MetricsEndpoint.js"
 import * as Routes from "./Routes.js"
 import * as ThreeDSecure from "./ThreeDSecure.js"
 import * as WireContract from "./WireContract.js"
@@ -61,45 +56,48 @@ export const app = Layer.mergeAll(
   ThreeDSecure.layer
 ).pipe(Layer.provideMerge(api), Layer.provideMerge(Metrics.layer))
 
-/** Kassa's services a request may reach: core's (and the ledger's account reads). */
-const reachable = new Set<string>([...serviceTags, Ledger, Statements.StatementCounts, AccessLog.AccessLog, Draining, Workers.Workers, MetricsAccess, Database.PoolStats, SqlRequestReplays.RequestReplays].map((tag) => tag.key))
-
-/**
- * Builds the server where, of Kassa's services, only those a request reaches are seen: not the
- * storage ports behind core's services. Every service given to a request's fiber copies its whole
- * context (about six times a request, inside `@effect/platform`), and the ports were half of its
- * 64 entries. Effect's and the platform's services pass. A service read at request time with
- * `Effect.serviceOption` must be listed (statement counting and the access log are).
- *
- * @since 0.1.0 @category layers
- */
-export const reachingOnly = <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> =>
-  Layer.scopedContext(
-    Effect.gen(function*() {
-      const context = yield* Effect.context<R>()
-      const seen = [...context.unsafeMap].filter(([key]) => !key.startsWith("kassa/") || reachable.has(key))
-      return yield* Layer.buildWithScope(layer, yield* Effect.scope).pipe(
-        Effect.locally(FiberRef.currentContext, Context.unsafeMake<R>(new Map(seen)))
-      )
-    })
-  )
-
 const serveWith = (requestSpans: boolean) =>
   HttpApiBuilder.serve().pipe(
     Layer.provide(app),
     // Long path values must reach the schema (400 naming the field), not the router's limit (404).
     Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: 1024 })),
-    HttpMiddleware.withTracerDisabledWhen(() => !requestSpans),
-    reachingOnly
+    HttpMiddleware.withTracerDisabledWhen(() => !requestSpans)
   )
 
+/** Passes one service of the layer it is provided with on, and nothing else of it. */
+const reach = <I, S>(tag: Context.Tag<I, S>) => Layer.effect(tag, tag)
+
 /**
- * The server without a transport: provide an `HttpServer` (Node's, or the test server) and the
- * domain. No per-request tracing span: it costs throughput, and only an exporter needs it.
+ * What a request reaches of Kassa: core's services, the ledger's account reads, and what health,
+ * metrics and replay read of the storage. Not the storage ports behind core's services: every
+ * service given to a request's fiber copies its whole context (about six times a request, inside
+ * `@effect/platform`), and the ports were half of its 64 entries.
  *
  * @since 0.1.0 @category layers
  */
-export const serve = serveWith(false)
+export const reached = Layer.mergeAll(
+  Kassa.services,
+  reach(Ledger),
+  reach(SqlClient.SqlClient),
+  reach(Workers.Workers),
+  reach(Database.PoolStats),
+  reach(SqlRequestReplays.RequestReplays)
+)
 
-/** The server with a span per request, for an exporter (`Tracing`). @since 0.1.0 @category layers */
-export const serveTraced = serveWith(true)
+/** @since 0.1.0 @category models */
+export type Reached = Layer.Layer.Success<typeof reached>
+
+/** What `reached` is built from: the ports behind core's services. @since 0.1.0 @category models */
+export type Behind = Layer.Layer.Context<typeof reached>
+
+/**
+ * The server over `kassa` (`Kassa.layer`, or a layer built like it), without a transport: provide
+ * an `HttpServer` (Node's, or the test server). The server is built seeing only what a request
+ * reaches of `kassa` (`Reached`), so what `kassa` lacks of it stays a requirement of the result;
+ * the layer's output is all of `kassa`'s. No per-request tracing span unless `requestSpans`: it
+ * costs throughput, and only an exporter needs it.
+ *
+ * @since 0.1.0 @category layers
+ */
+export const serve = <ROut, E, R>(kassa: Layer.Layer<ROut, E, R>, options: { readonly requestSpans?: boolean } = {}) =>
+  Layer.merge(kassa, serveWith(options.requestSpans ?? false).pipe(Layer.provide(Layer.provide(reached, kassa))))

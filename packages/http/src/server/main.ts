@@ -13,14 +13,13 @@
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as HttpServer from "@effect/platform/HttpServer"
-import { Database, Migrations, Statements } from "@kassa/adapters"
+import { Database, Kassa, Migrations, Statements } from "@kassa/adapters"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import * as Kassa from "../Kassa.js"
 import * as AccessLog from "./AccessLog.js"
 import * as Config from "./Config.js"
 import * as Drain from "./Drain.js"
@@ -46,19 +45,21 @@ const migrationsLine = Layer.effectDiscard(
 // Ready before listen: the domain (database, migrations) is built first, then the demo
 // merchant, then the HTTP server, which opens its port last. On shutdown the drain runs first,
 // while the app still answers.
-const server = (config: Config.ServerConfig, ready: Ref.Ref<boolean>) =>
-  Layer.effectDiscard(
+const server = (config: Config.ServerConfig, ready: Ref.Ref<boolean>) => {
+  const kassa = Kassa.layer(config)
+  const beforeListening = Layer.merge(migrationsLine, config.provisionDemo ? Provisioning.layer(config.dataDir) : Layer.empty).pipe(
+    Layer.provide(kassa)
+  )
+  return Layer.effectDiscard(
     HttpServer.addressFormattedWith((address) =>
       Effect.logInfo(`ready on ${address}; running: ${roles.join(", ")}`).pipe(Effect.zipRight(Ref.set(ready, true)))
     )
   ).pipe(
     Layer.provideMerge(Drain.onShutdown(config.shutdownGrace ?? Drain.defaultGrace)),
-    Layer.provideMerge(config.otlp === undefined ? Http.serve : Http.serveTraced),
+    Layer.provideMerge(Http.serve(kassa, { requestSpans: config.otlp !== undefined })),
     Layer.provide(Drain.nodeServer({ port: config.port, host: config.host })),
     Layer.provide(Layer.succeed(MetricsEndpoint.MetricsAccess, config.metrics)),
-    Layer.provide(config.provisionDemo ? Provisioning.layer(config.dataDir) : Layer.empty),
-    Layer.provide(migrationsLine),
-    Layer.provideMerge(Kassa.layer(config)),
+    Layer.provide(beforeListening),
     Layer.provideMerge(config.countStatements ? Statements.layer : Layer.empty),
     Layer.provideMerge(AccessLog.layer),
     // Spans cost throughput: off unless exported over OTLP or KASSA_TRACING asks.
@@ -66,6 +67,7 @@ const server = (config: Config.ServerConfig, ready: Ref.Ref<boolean>) =>
       config.otlp !== undefined ? Tracing.layer(config.otlp) : config.tracing ? Layer.empty : Layer.setTracerEnabled(false)
     )
   )
+}
 
 const start = (ready: Ref.Ref<boolean>) => Effect.gen(function*() {
   const config = yield* Config.server.pipe(

@@ -4,7 +4,7 @@
  * `publicKey`.
  *
  * ```ts
- * import { verifyNotification } from "@kassa/http/Notifications"
+ * import { verifyNotification } from "@kassa/adapters/WebhookSignature"
  * if (!verifyNotification(rawBody, req.headers["content-signature"], webhook.publicKey)) reply(400)
  * ```
  *

@@ -1,0 +1,117 @@
+/**
+ * The whole domain on a database: core's services over the adapters. This is the layer an
+ * embedder provides to run Kassa in-process, and the one the HTTP server serves.
+ *
+ * ```ts
+ * import { Kassa } from "@kassa/adapters"
+ * const kassa = Kassa.layer({ database: { _tag: "sqlite", filename: "kassa.db" }, dataDir: ".kassa", acquirer: MyAcquirer.layer })
+ * ```
+ *
+ * @since 0.1.0
+ */
+import {
+  ApiKeyService,
+  Authenticator,
+  ChargebackService,
+  ContractService,
+  CustomerService,
+  InvoiceService,
+  InvoiceTemplateService,
+  Onboarding,
+  PartyService,
+  PaymentResources,
+  PaymentService,
+  ReferenceService,
+  RefundService,
+  Settings,
+  ShopService,
+  WebhookService
+} from "@kassa/core"
+import type { Acquirer } from "@kassa/core/ports/Acquirer"
+import { SearchService } from "@kassa/core/search/SearchService"
+import * as Layer from "effect/Layer"
+import * as Database from "./Database.js"
+import * as Migrations from "./Migrations.js"
+import * as RandomIds from "./RandomIds.js"
+import * as SqlCardVault from "./SqlCardVault.js"
+import * as SqlSearch from "./SqlSearch.js"
+import * as SqlStorage from "./SqlStorage.js"
+import type * as SqlTimers from "./SqlTimers.js"
+import * as TestAcquirer from "./TestAcquirer.js"
+import * as TokenKeys from "./TokenKeys.js"
+import * as WebhookDispatcher from "./WebhookDispatcher.js"
+import * as Workers from "./Workers.js"
+
+/** @since 0.1.0 @category models */
+export interface Options<AE = never, AR = never> {
+  readonly database: Database.DatabaseConfig
+  /** Where signing keys (and, on SQLite, the database) live. */
+  readonly dataDir: string
+  /** Who authorises, captures and refunds: the deterministic test acquirer unless given. */
+  readonly acquirer?: Layer.Layer<Acquirer, AE, AR> | undefined
+  /** PEM private key(s) instead of the data dir's keys. */
+  readonly signingKey?: string | undefined
+  readonly scheduler?: SqlTimers.SchedulerOptions | undefined
+  /** The vault's master key (`KASSA_VAULT_KEY`) instead of the data dir's. */
+  readonly vaultKey?: string | undefined
+  readonly settings?: Partial<Settings.Settings> | undefined
+  /** Webhook delivery: SSRF guard, timeouts, polling (`KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS`). */
+  readonly webhooks?: WebhookDispatcher.WebhookOptions | undefined
+}
+
+/** Core's services, needing only the ports. @since 0.1.0 @category layers */
+export const services = Layer.mergeAll(
+  PartyService.PartyService.Default,
+  ShopService.ShopService.Default,
+  ReferenceService.ReferenceService.Default,
+  ApiKeyService.ApiKeyService.Default,
+  Authenticator.Authenticator.Default,
+  Onboarding.Onboarding.Default,
+  InvoiceService.InvoiceService.Default,
+  InvoiceTemplateService.InvoiceTemplateService.Default,
+  PaymentService.PaymentService.Default,
+  PaymentResources.PaymentResources.Default,
+  RefundService.RefundService.Default,
+  ChargebackService.ChargebackService.Default,
+  CustomerService.CustomerService.Default,
+  ContractService.ContractService.Default,
+  WebhookService.WebhookService.Default,
+  SearchService.Default
+)
+
+/** What core's services are: what handlers and embedders call. @since 0.1.0 @category models */
+export type Services = Layer.Layer.Success<typeof services>
+
+/**
+ * The ports on storage that is migrated before anything reads it.
+ *
+ * @since 0.1.0 @category layers
+ */
+export const ports = <AE = never, AR = never>(
+  options: Pick<Options<AE, AR>, "acquirer" | "scheduler" | "dataDir" | "vaultKey" | "settings" | "webhooks">
+) =>
+  Layer.mergeAll(
+    SqlStorage.layer(options.scheduler),
+    SqlCardVault.layer({ dataDir: options.dataDir, masterKey: options.vaultKey }),
+    options.acquirer ?? (TestAcquirer.layer as Layer.Layer<Acquirer, AE, AR>),
+    SqlSearch.layerFromDataDir(options.dataDir),
+    RandomIds.layer,
+    Settings.layer(options.settings),
+    WebhookDispatcher.keysLayer({ dataDir: options.dataDir, masterKey: options.vaultKey }),
+    WebhookDispatcher.urlGuardLayer(options.webhooks)
+  ).pipe(Layer.provideMerge(Migrations.layer))
+
+/**
+ * Core's services over everything behind them, with the background work (timers, webhook
+ * delivery) running for the layer's lifetime.
+ *
+ * @since 0.1.0 @category layers
+ */
+export const layer = <AE = never, AR = never>(options: Options<AE, AR>) =>
+  services.pipe(
+    Layer.provideMerge(WebhookDispatcher.dispatcherLayer(options.webhooks)),
+    Layer.provideMerge(ports(options)),
+    Layer.provideMerge(TokenKeys.layer({ dataDir: options.dataDir, pem: options.signingKey })),
+    Layer.provideMerge(Database.layer(options.database)),
+    Layer.provideMerge(Workers.layer)
+  )

@@ -27,13 +27,22 @@ const skipped = (entry: OutboxEntry) => (cause: Cause.Cause<unknown>) =>
     Effect.as(undefined)
   )
 
-/** @since 0.1.0 @category services */
-export class WebhookFanOut extends Effect.Service<WebhookFanOut>()("kassa/WebhookFanOut", {
-  effect: Effect.gen(function*() {
+/**
+ * The fan-out over the given mappers, by aggregate type (`WebhookFanOut` uses
+ * `NotificationMappers.mappers`).
+ *
+ * @since 0.1.0 @category constructors
+ */
+export const make = <M extends Readonly<Record<string, Effect.Effect<NotificationMapper, never, any>>>>(registry: M) =>
+  Effect.gen(function*() {
     const outbox = yield* Outbox
     const queue = yield* DeliveryQueue
     const webhooks = yield* WebhookRepository
-    const byType = new Map<string, NotificationMapper>(Object.entries(yield* Effect.all(mappers)))
+    // Each mapper is made with the ports it reads: their union is what the fan-out needs.
+    const byType = new Map<string, NotificationMapper>()
+    for (const [type, mapper] of Object.entries(registry)) {
+      byType.set(type, yield* (mapper as Effect.Effect<NotificationMapper, never, Effect.Effect.Context<M[keyof M]>>))
+    }
 
     const fanOut = (entries: ReadonlyArray<OutboxEntry>) =>
       Effect.gen(function*() {
@@ -76,4 +85,8 @@ export class WebhookFanOut extends Effect.Service<WebhookFanOut>()("kassa/Webhoo
       batch: outbox.take(BATCH, fanOut)
     } as const
   })
+
+/** @since 0.1.0 @category services */
+export class WebhookFanOut extends Effect.Service<WebhookFanOut>()("kassa/WebhookFanOut", {
+  effect: make(mappers)
 }) {}

@@ -9,13 +9,15 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { CustomerRepository } from "../ports/CustomerRepository.js"
 import { EventLog } from "../ports/EventLog.js"
+import { Transactions } from "../ports/Transactions.js"
 import { customerNotificationsOf, customerSnapshotsAt, decodeCustomerChanges } from "./CustomerNotifications.js"
 import type { NotificationMapper, Notified } from "./NotificationMapper.js"
 
 /** @since 0.1.0 */
-export const CustomerMapper: Effect.Effect<NotificationMapper, never, EventLog | CustomerRepository> = Effect.gen(function*() {
+export const CustomerMapper: Effect.Effect<NotificationMapper, never, EventLog | CustomerRepository | Transactions> = Effect.gen(function*() {
   const events = yield* EventLog
   const customers = yield* CustomerRepository
+  const tx = yield* Transactions
   const notified = (partyID: string, customerID: string, eventID: number) =>
     Effect.gen(function*() {
       const history = (yield* events.list({ aggregateType: "customer", aggregateID: customerID, after: 0, limit: eventID }))
@@ -34,6 +36,8 @@ export const CustomerMapper: Effect.Effect<NotificationMapper, never, EventLog |
     })
   return {
     topic: "CustomersTopic",
-    prepare: () => Effect.succeed((entry) => notified(entry.partyID, entry.aggregateID, entry.eventID))
+    // Each entry's reads are a unit of their own inside the fan-out's transaction: one that fails
+    // is passed over without failing the batch's others.
+    prepare: () => Effect.succeed((entry) => tx.withTransaction(notified(entry.partyID, entry.aggregateID, entry.eventID)))
   }
 })

@@ -27,6 +27,7 @@ import searchPayersDeferred from "./internal/migrations/0016_search_payers_defer
 import idempotencyNamespaces from "./internal/migrations/0017_idempotency_namespaces.js"
 import partyWebhookKeys from "./internal/migrations/0018_party_webhook_keys.js"
 import requestReplays from "./internal/migrations/0019_request_replays.js"
+import outboxDispatchedAtDropped from "./internal/migrations/0020_outbox_dispatched_at_dropped.js"
 
 const all = {
   "0001_kernel": kernel,
@@ -47,7 +48,8 @@ const all = {
   "0016_search_payers_deferred": searchPayersDeferred,
   "0017_idempotency_namespaces": idempotencyNamespaces,
   "0018_party_webhook_keys": partyWebhookKeys,
-  "0019_request_replays": requestReplays
+  "0019_request_replays": requestReplays,
+  "0020_outbox_dispatched_at_dropped": outboxDispatchedAtDropped
 }
 
 const migrations = Migrator.fromRecord(all)

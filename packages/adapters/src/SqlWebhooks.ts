@@ -10,7 +10,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { WebhookDeliveries } from "@kassa/core/ports/WebhookDeliveries"
 import { WebhookRepository } from "@kassa/core/ports/WebhookRepository"
-import type { WebhookRecord } from "@kassa/core/webhook/Webhook"
+import type { WebhookRecord, WebhookScope } from "@kassa/core/webhook/Webhook"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -51,6 +51,13 @@ export const repositoryLayer = Layer.effect(
       listByParty: (partyID) =>
         sql`${sql.literal(withKey)} WHERE w.party_id = ${partyID} AND w.deleted_at IS NULL ORDER BY w.created_at, w.id`.pipe(
           Effect.map((rows) => rows.map(fromRow)),
+          Effect.orDie
+        ),
+      subscribers: (partyID, topic) =>
+        sql<{ id: string; scope: unknown; keyId: string | null }>`SELECT w.id, w.scope, k.id AS key_id FROM webhooks w
+          LEFT JOIN webhook_keys k ON k.party_id = w.party_id AND k.retired_at IS NULL
+          WHERE w.party_id = ${partyID} AND w.topic = ${topic} AND w.deleted_at IS NULL ORDER BY w.created_at, w.id`.pipe(
+          Effect.map((rows) => rows.map((r) => ({ webhookID: r.id, scope: json<WebhookScope>(r.scope), keyID: r.keyId ?? undefined }))),
           Effect.orDie
         ),
       countForShop: (partyID, shopID, topic) => Effect.orDie(countForShop(partyID, shopID, topic)),

@@ -11,6 +11,7 @@ import * as TestDatabase from "@kassa/testing/TestDatabase"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import dispatchedAtDropped from "../src/internal/migrations/0020_outbox_dispatched_at_dropped.js"
 
 /** A scratch database, not migrated: each test runs the migrations it needs. */
 const scratch = (dialect: Dialects.Dialect) =>
@@ -54,6 +55,25 @@ for (const dialect of Dialects.dialects()) {
         yield* Migrations.run
         const left = yield* sql<{ aggregateId: string; eventId: unknown }>`SELECT aggregate_id, event_id FROM outbox ORDER BY seq`
         assert.deepStrictEqual(left.map((r) => [r.aggregateId, Number(r.eventId)]), [["inv-a", 2]])
+      }))
+  })
+  // a database of its own: it must stop at 0019
+  layer(scratch(dialect), { timeout: 60_000 })(`Migrations 0020 [${dialect}]`, (it) => {
+    it.effect("0020: the outbox loses dispatched_at; a row still marked dispatched goes, pending ones stay", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* Migrations.runUpTo(19)
+        const row = (aggregateId: string, eventId: number, dispatchedAt: number | null) =>
+          sql`INSERT INTO outbox ${sql.insert({ aggregateType: "invoice", aggregateId, eventId, partyId: "p", createdAt: 1, dispatchedAt })}`
+        yield* row("inv-a", 1, 5)
+        yield* row("inv-a", 2, null)
+        yield* row("inv-b", 1, null)
+        yield* Migrations.run
+        const left = yield* sql<Record<string, unknown>>`SELECT * FROM outbox ORDER BY seq`
+        assert.deepStrictEqual(left.map((r) => [r.aggregateId, Number(r.eventId)]), [["inv-a", 2], ["inv-b", 1]])
+        assert.notInclude(Object.keys(left[0]!), "dispatchedAt")
+        // a store without the column (already dropped): nothing to do
+        yield* dispatchedAtDropped
       }))
   })
   layer(scratch(dialect), { timeout: 60_000 })(`Migrations 0017 [${dialect}]`, (it) => {

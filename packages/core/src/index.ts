@@ -131,3 +131,9 @@ export * as AddressPolicy from "./webhook/AddressPolicy.js"
 export * as Delivery from "./webhook/Delivery.js"
 /** @since 0.1.0 */
 export * as WebhookService from "./webhook/WebhookService.js"
+/** @since 0.1.0 */
+export * as WebhookFanOut from "./webhook/WebhookFanOut.js"
+/** @since 0.1.0 */
+export * as NotificationMapper from "./webhook/NotificationMapper.js"
+/** @since 0.1.0 */
+export * as NotificationMappers from "./webhook/NotificationMappers.js"

@@ -6,13 +6,23 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
-import type { WebhookRecord } from "../webhook/Webhook.js"
+import type { Topic, WebhookRecord, WebhookScope } from "../webhook/Webhook.js"
+
+/** A webhook notified of a topic: its scope, and its party's current key. @since 0.1.0 @category models */
+export interface Subscriber {
+  readonly webhookID: string
+  readonly scope: WebhookScope
+  /** The party's current key, absent when it has none. */
+  readonly keyID: string | undefined
+}
 
 /** @since 0.1.0 @category tags */
 export class WebhookRepository extends Context.Tag("kassa/WebhookRepository")<WebhookRepository, {
   readonly findById: (partyID: string, id: string) => Effect.Effect<Option.Option<WebhookRecord>>
   /** The party's webhooks, oldest first. */
   readonly listByParty: (partyID: string) => Effect.Effect<ReadonlyArray<WebhookRecord>>
+  /** The party's live webhooks of `topic`, oldest first. */
+  readonly subscribers: (partyID: string, topic: Topic) => Effect.Effect<ReadonlyArray<Subscriber>>
   /** How many webhooks of `topic` the shop has. */
   readonly countForShop: (partyID: string, shopID: string, topic: string) => Effect.Effect<number>
   /**

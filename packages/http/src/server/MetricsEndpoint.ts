@@ -65,7 +65,7 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     const scrape = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const [outbox, subjects, timers] = yield* Effect.all([
-        sql<{ n: unknown; oldest: unknown }>`SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM outbox WHERE dispatched_at IS NULL`,
+        sql<{ n: unknown; oldest: unknown }>`SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM outbox`,
         sql<{ n: unknown; oldest: unknown }>`SELECT COUNT(*) AS n, MIN(next_attempt_at) AS oldest FROM webhook_subjects WHERE next_attempt_at <= ${now}`,
         sql<{ n: unknown; oldest: unknown }>`SELECT COUNT(*) AS n, MIN(due_at) AS oldest FROM timers WHERE due_at <= ${now}`
       ]).pipe(Effect.map((all) => all.map((rows) => count(rows, now))))

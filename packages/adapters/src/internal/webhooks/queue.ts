@@ -1,15 +1,9 @@
 /** @internal The delivery queue's rows and writes, shared by the repository and the dispatcher. */
 import type * as SqlClient from "@effect/sql/SqlClient"
+import type { QueuedNotification, Subject } from "@kassa/core/ports/DeliveryQueue"
 import type { Delivery } from "@kassa/core/webhook/Delivery"
 import * as Effect from "effect/Effect"
 import { bool, date, int, opt, optDate, optString } from "../rows.js"
-
-/** @internal */
-export interface Subject {
-  readonly webhookID: string
-  readonly type: string
-  readonly id: string
-}
 
 /** @internal The columns a delivery is read with; `nextAttemptAt` is the subject's, for its head. */
 export const deliveryColumns = `d.id, d.webhook_id, d.subject_type, d.subject_id, d.event_id, d.topic, d.event_type,
@@ -68,16 +62,9 @@ export const touchSubject = (sql: SqlClient.SqlClient, subject: Subject, now: nu
 
 const ITEMS_PER_STATEMENT = 500
 
-/** @internal A notification to append to a subject's queue. */
-export interface QueueItem {
-  readonly subject: Subject
-  readonly eventID: number
-  readonly topic: string
-  readonly eventType: string
-  readonly body: string
+/** @internal A notification to append to a subject's queue, a redelivery's with the delivery it repeats. */
+export interface QueueItem extends QueuedNotification {
   readonly redeliveryOf?: number | undefined
-  /** The party's key current when it is queued (absent: whichever key is current when it is sent). */
-  readonly keyID?: string | undefined
 }
 
 const deliveryRow = (item: QueueItem, now: number) => ({

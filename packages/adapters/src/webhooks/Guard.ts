@@ -1,33 +1,38 @@
 /**
- * @internal
- * The SSRF guard over node:dns: every address a host resolves to must be allowed by core's
+ * `WebhookUrlGuard`: the SSRF guard over node:dns: every address a host resolves to must be allowed by core's
  * `AddressPolicy` (with the development allowance when the deployment gives it). Used at
  * creation (a refused URL is a 400) and at every send, where the checked addresses are the ones
- * connected to (no second lookup an attacker's DNS could answer differently).
+ * connected to (no second lookup an attacker's DNS could answer differently; see `Sender`).
+ *
+ * @since 0.1.0
  */
+import { WebhookUrlGuard } from "@kassa/core/ports/WebhookUrlGuard"
 import { forbiddenReason, isIpLiteral, type PolicyOptions } from "@kassa/core/webhook/AddressPolicy"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as dns from "node:dns"
 
-/** @internal */
+/** @since 0.1.0 */
 export interface ResolvedAddress {
   readonly address: string
   readonly family: number
 }
 
-/** @internal */
+/** @since 0.1.0 */
 export type Resolver = (host: string) => Promise<ReadonlyArray<ResolvedAddress>>
 
-/** @internal All addresses of a host, as the system resolver (getaddrinfo) answers them. */
+/** @since 0.1.0 All addresses of a host, as the system resolver (getaddrinfo) answers them. */
 export const systemResolver: Resolver = (host) =>
   new Promise((resolve, reject) =>
     dns.lookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)))
   )
 
-/** @internal A host as a URL writes it, without IPv6 brackets. */
+/** @since 0.1.0 A host as a URL writes it, without IPv6 brackets. */
 export const bareHost = (hostname: string): string =>
   hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname
 
-/** @internal Why one of the addresses is refused, or undefined. */
+/** @since 0.1.0 Why one of the addresses is refused, or undefined. */
 export const refusedAddress = (
   host: string,
   addresses: ReadonlyArray<ResolvedAddress>,
@@ -40,7 +45,7 @@ export const refusedAddress = (
   return undefined
 }
 
-/** @internal Why an IP literal host is refused, or undefined (also for names). */
+/** @since 0.1.0 Why an IP literal host is refused, or undefined (also for names). */
 export const refusedLiteral = (hostname: string, policy: PolicyOptions): string | undefined => {
   const host = bareHost(hostname)
   if (!isIpLiteral(host)) return undefined
@@ -49,9 +54,10 @@ export const refusedLiteral = (hostname: string, policy: PolicyOptions): string 
 }
 
 /**
- * @internal
  * Why the URL is refused, or undefined. A host that does not resolve (or not within
  * `timeoutMs`) is not refused: nothing can be reached through it now, and every send checks again.
+ *
+ * @since 0.1.0
  */
 export const checkUrl = async (
   text: string,
@@ -83,3 +89,23 @@ export const checkUrl = async (
     if (timer !== undefined) clearTimeout(timer)
   }
 }
+
+/** @since 0.1.0 @category models */
+export interface GuardOptions {
+  /**
+   * Lets webhooks reach loopback and private networks too (development, tests), never
+   * link-local or cloud metadata: `KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`.
+   */
+  readonly allowPrivateNetworks?: boolean | undefined
+  /** Resolves host names for the SSRF guard (default: the system resolver). */
+  readonly resolve?: Resolver | undefined
+}
+
+/** @since 0.1.0 @category layers */
+export const layer = (options: GuardOptions = {}): Layer.Layer<WebhookUrlGuard> =>
+  Layer.succeed(WebhookUrlGuard, {
+    check: (url) =>
+      Effect.promise(() =>
+        checkUrl(url, { allowPrivateNetworks: options.allowPrivateNetworks === true, resolver: options.resolve })
+      ).pipe(Effect.map(Option.fromNullable))
+  })

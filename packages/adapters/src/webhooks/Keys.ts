@@ -1,11 +1,14 @@
 /**
- * @internal
- * Webhook key pairs with node:crypto: RSA-2048, the public half as a PEM SPKI block, the private
- * half sealed with AES-256-GCM under a key derived from the master key. Signatures are
- * RSASSA-PKCS1-v1_5 / SHA-256 in URL-safe base64 with padding.
+ * `WebhookKeys` with node:crypto: the parties' key pairs, RSA-2048, the public half as a PEM SPKI
+ * block, the private half sealed with AES-256-GCM under a key derived from the master key (the
+ * card vault's, unless given). Signatures are RSASSA-PKCS1-v1_5 / SHA-256 in URL-safe base64
+ * with padding.
+ *
+ * @since 0.1.0
  */
-import type { GeneratedKey } from "@kassa/core/ports/WebhookKeys"
+import { type GeneratedKey, WebhookKeys } from "@kassa/core/ports/WebhookKeys"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import {
   createCipheriv,
   createDecipheriv,
@@ -16,24 +19,25 @@ import {
   randomBytes,
   sign as rsaSign
 } from "node:crypto"
+import { loadMasterKey } from "../SqlCardVault.js"
 
 const IV_BYTES = 12
 const TAG_BYTES = 16
 const AAD = Buffer.from("kassa-webhook/private-key", "utf8")
 const PREFIX = "wk1."
 
-/** @internal `-----BEGIN PUBLIC KEY-----\n` + base64 in 64-character lines + `\n-----END PUBLIC KEY-----`. */
+/** @since 0.1.0 `-----BEGIN PUBLIC KEY-----\n` + base64 in 64-character lines + `\n-----END PUBLIC KEY-----`. */
 export const pemOfSpki = (der: Uint8Array): string => {
   const b64 = Buffer.from(der).toString("base64")
   const lines = b64.match(/.{1,64}/g) ?? []
   return `-----BEGIN PUBLIC KEY-----\n${lines.join("\n")}\n-----END PUBLIC KEY-----`
 }
 
-/** @internal URL-safe base64 keeping the `=` padding (as Java's URL encoder writes it). */
+/** @since 0.1.0 URL-safe base64 keeping the `=` padding (as Java's URL encoder writes it). */
 export const base64UrlPadded = (bytes: Uint8Array): string =>
   Buffer.from(bytes).toString("base64").replace(/\+/g, "-").replace(/\//g, "_")
 
-/** @internal */
+/** The keys sealed under `masterKey` (32 bytes). @since 0.1.0 */
 export const makeKeys = (masterKey: Buffer) => {
   if (masterKey.length !== 32) throw new Error("the webhook keys' master key must be 32 bytes")
   const sealKey = Buffer.from(hkdfSync("sha256", masterKey, Buffer.alloc(0), "kassa-webhook-keys", 32))
@@ -88,3 +92,15 @@ export const makeKeys = (masterKey: Buffer) => {
 
   return { generate, sign }
 }
+
+/** Key pairs sealed under a given 32-byte master key (tests, embedding). @since 0.1.0 @category layers */
+export const layerWithKey = (masterKey: Buffer): Layer.Layer<WebhookKeys> => Layer.sync(WebhookKeys, () => makeKeys(masterKey))
+
+/**
+ * Key pairs sealed under the card vault's master key (`KASSA_VAULT_KEY`, else the data dir's),
+ * with a key of their own derived from it.
+ *
+ * @since 0.1.0 @category layers
+ */
+export const layer = (options: { readonly dataDir: string; readonly masterKey?: string | undefined }): Layer.Layer<WebhookKeys> =>
+  Layer.unwrapEffect(Effect.sync(() => layerWithKey(loadMasterKey(options))))

@@ -1,17 +1,30 @@
 /**
- * @internal
- * One POST of a notification with node:http / node:https: the exact body bytes, a deadline for
- * the answer, no redirect followed, and only to addresses the SSRF guard allows (with the
- * development allowance when given), checked on the addresses actually connected to. Connections are kept
- * alive between notifications to the same receiver.
+ * The signed HTTP sender: one POST of a notification with node:http / node:https, the exact body
+ * bytes with their signature, a deadline for the answer, no redirect followed, and only to
+ * addresses the SSRF guard allows (with the development allowance when given), checked on the
+ * addresses actually connected to. Connections are kept alive between notifications to the same
+ * receiver, at most `MAX_SOCKETS_PER_HOST` to one host.
+ *
+ * @since 0.1.0
  */
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import * as http from "node:http"
 import * as https from "node:https"
 import type { LookupFunction } from "node:net"
 import type { PolicyOptions } from "@kassa/core/webhook/AddressPolicy"
-import { refusedAddress, refusedLiteral, type Resolver, systemResolver } from "./guard.js"
+import { refusedAddress, refusedLiteral, type Resolver, systemResolver } from "./Guard.js"
 
-/** @internal */
+/** What a notification is POSTed with. @since 0.1.0 */
+export const CONTENT_TYPE = "application/json; charset=utf-8"
+
+/** The `Content-Signature` value of a signature. @since 0.1.0 */
+export const signatureHeader = (digest: string) => `alg=RS256; digest=${digest}`
+
+/** Connections to one receiver's host at once: a merchant's server is not a load balancer's. @since 0.1.0 */
+export const MAX_SOCKETS_PER_HOST = 32
+
+/** @since 0.1.0 */
 export interface SendOptions {
   readonly timeoutMs: number
   readonly allowPrivateNetworks: boolean
@@ -20,30 +33,31 @@ export interface SendOptions {
   readonly agents?: Agents | undefined
 }
 
-/** @internal */
+/** @since 0.1.0 */
 export interface Agents {
   readonly http: http.Agent
   readonly https: https.Agent
 }
 
 /**
- * @internal
  * Keep-alive agents. An idle connection is closed after 4 s, before the 5 s after which common
  * servers (Node's among them) close theirs, so a reused connection is rarely a dead one.
+ *
+ * @since 0.1.0
  */
 export const agents = (maxSockets: number): Agents => {
   const options = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, timeout: 4_000, scheduling: "lifo" as const }
   return { http: new http.Agent(options), https: new https.Agent(options) }
 }
 
-/** @internal What came back: a status, or why there was none. */
+/** @since 0.1.0 What came back: a status, or why there was none. */
 export interface SendResult {
   readonly statusCode?: number | undefined
   readonly error?: string | undefined
   readonly durationMs: number
 }
 
-/** @internal A lookup that refuses hosts resolving to forbidden addresses. */
+/** @since 0.1.0 A lookup that refuses hosts resolving to forbidden addresses. */
 const guardedLookup = (resolver: Resolver, policy: PolicyOptions): LookupFunction =>
   ((hostname: string, options: any, callback: (...args: Array<any>) => void) => {
     resolver(hostname).then(
@@ -69,9 +83,10 @@ const guardedLookup = (resolver: Resolver, policy: PolicyOptions): LookupFunctio
   }) as LookupFunction
 
 /**
- * @internal
  * POSTs `body` to `url`; resolves (never rejects) once a status line arrived, or with the
  * reason there was none. `signal` aborts it (the fiber was interrupted).
+ *
+ * @since 0.1.0
  */
 export const send = (
   url: string,
@@ -152,3 +167,41 @@ const sendOnce = (
     }
     request.end(body)
   })
+
+/** @since 0.1.0 @category models */
+export interface Sender {
+  /** POSTs the notification `body` signed with `digest`; never fails (a failure is a result). */
+  readonly post: (url: string, body: Buffer, digest: string) => Effect.Effect<SendResult>
+}
+
+/**
+ * A sender whose keep-alive agents live as long as the scope, with at most `maxSockets`
+ * connections (capped at `MAX_SOCKETS_PER_HOST`) to one host.
+ *
+ * @since 0.1.0 @category constructors
+ */
+export const make = (
+  options: Omit<SendOptions, "agents"> & { readonly maxSockets: number }
+): Effect.Effect<Sender, never, Scope.Scope> =>
+  Effect.map(
+    Effect.acquireRelease(Effect.sync(() => agents(Math.min(options.maxSockets, MAX_SOCKETS_PER_HOST))), (a) =>
+      Effect.sync(() => {
+        a.http.destroy()
+        a.https.destroy()
+      })),
+    (kept): Sender => ({
+      post: (url, body, digest) =>
+        Effect.async<SendResult>((resume) => {
+          const controller = new AbortController()
+          void send(url, body, {
+            "content-type": CONTENT_TYPE,
+            "content-signature": signatureHeader(digest),
+            "user-agent": "Kassa-Webhooks/0.1"
+          }, { ...options, agents: kept }, controller.signal).then(
+            (result) => resume(Effect.succeed(result)),
+            (error) => resume(Effect.succeed({ error: `could not send: ${String(error)}`, durationMs: 0 }))
+          )
+          return Effect.sync(() => controller.abort())
+        })
+    })
+  )

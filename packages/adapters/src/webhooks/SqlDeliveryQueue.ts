@@ -1,0 +1,283 @@
+/**
+ * `DeliveryQueue` on `SqlClient`: `webhook_deliveries` holds every notification queued, in its
+ * subject's order (`id`); `webhook_subjects` holds one row per subject, which is its own durable
+ * timer (`next_attempt_at`, NULL when idle), its lease (`lock_owner`, `locked_until`) and its
+ * version (bumped by every enqueue, so a worker can tell whether its queue grew since it read it).
+ *
+ * A claim takes due subjects on PostgreSQL with `FOR UPDATE SKIP LOCKED`, and on both dialects
+ * only subjects no live lease holds, so no two workers send for one subject at once; it reads
+ * their queues with it (on PostgreSQL in the same statement, on SQLite in one more for all of
+ * them). Successful attempts of concurrent subjects are recorded together, one statement per
+ * batch (one transaction on SQLite); a failed attempt is recorded with the subject's next due
+ * time, or with the discard of its queue, in one transaction.
+ *
+ * @since 0.1.0
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { type Attempt, type Claimed, DeliveryQueue, type Lease, type Pending, type Subject } from "@kassa/core/ports/DeliveryQueue"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Batcher from "../internal/batcher.js"
+import { rowLock } from "../internal/locks.js"
+import { int, optDate } from "../internal/rows.js"
+import { enqueueMany } from "../internal/webhooks/queue.js"
+import * as Statements from "../Statements.js"
+
+/** The queue's head and the notifications behind it, read at once. */
+const HEADS_PER_READ = 20
+/** Successful attempts recorded by one statement at most. */
+const RECORDS_PER_BATCH = 256
+
+/**
+ * What a queued notification is sent with: its webhook and the keys that may sign it, the one
+ * it was queued under (`queued_key`) and its party's current one (`current_key`).
+ */
+const headColumns = `d.id, d.attempts, d.first_attempt_at, d.body, w.url, w.deleted_at,
+  qk.private_key AS queued_key, qk.retired_at AS queued_key_retired_at, ck.private_key AS current_key`
+const headJoins = `webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+  LEFT JOIN webhook_keys qk ON qk.id = d.key_id
+  LEFT JOIN webhook_keys ck ON ck.party_id = w.party_id AND ck.retired_at IS NULL`
+
+const present = (v: unknown) => v !== null && v !== undefined
+
+const pendingOf = (r: any): Pending => ({
+  deliveryID: int(r.id),
+  attempts: int(r.attempts),
+  firstAttemptAt: present(r.firstAttemptAt) ? int(r.firstAttemptAt) : undefined,
+  body: String(r.body),
+  url: r.url,
+  webhookDeleted: present(r.deletedAt),
+  queuedKey: present(r.queuedKey) ? { privateKeyRef: r.queuedKey, retiredAt: optDate(r.queuedKeyRetiredAt) } : undefined,
+  currentKey: r.currentKey
+})
+
+const subjectKey = (webhookID: unknown, type: unknown, id: unknown) => `${webhookID}\u0000${type}\u0000${id}`
+
+/** A successful attempt to record; `release` gives the subject back (its queue was drained at `version`). */
+interface Delivered {
+  readonly attempt: Attempt
+  readonly release: Lease | undefined
+}
+
+const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const skipLocked = (of: string) => rowLock(sql, `FOR UPDATE${of} SKIP LOCKED`)
+
+  const subjectIs = (s: Subject) => sql`webhook_id = ${s.webhookID} AND subject_type = ${s.type} AND subject_id = ${s.id}`
+
+  /** The head of a subject's queue and what follows it (`c`: the subject's columns). */
+  const headsOf = (c: { readonly webhookID: unknown; readonly type: unknown; readonly id: unknown }) =>
+    sql`SELECT ${sql.literal(headColumns)} FROM ${sql.literal(headJoins)}
+      WHERE d.webhook_id = ${c.webhookID} AND d.subject_type = ${c.type} AND d.subject_id = ${c.id}
+      AND d.status = 'pending' ORDER BY d.id LIMIT ${HEADS_PER_READ}`
+
+  const claimDue = (worker: string, limit: number, now: number, leaseMs: number) => {
+    const claim = sql`UPDATE webhook_subjects SET locked_until = ${now + leaseMs}, lock_owner = ${worker}
+      WHERE (webhook_id, subject_type, subject_id) IN (
+        SELECT webhook_id, subject_type, subject_id FROM webhook_subjects
+        WHERE next_attempt_at <= ${now} AND (locked_until IS NULL OR locked_until <= ${now})
+        ORDER BY next_attempt_at LIMIT ${limit} ${skipLocked("")})
+      RETURNING webhook_id, subject_type, subject_id, version`
+    return sql.onDialectOrElse({
+      pg: () =>
+        sql<any>`WITH c AS (${claim})
+          SELECT c.webhook_id AS c_webhook_id, c.subject_type AS c_subject_type, c.subject_id AS c_subject_id,
+            c.version AS lock_version, h.*
+          FROM c LEFT JOIN LATERAL (${
+          headsOf({ webhookID: sql.literal("c.webhook_id"), type: sql.literal("c.subject_type"), id: sql.literal("c.subject_id") })
+        }) h ON true ORDER BY c_webhook_id, c_subject_type, c_subject_id, h.id`.pipe(
+          Effect.map((rows) => {
+            const claimed = new Map<string, { readonly lease: Lease; readonly pending: Array<Pending> }>()
+            for (const r of rows) {
+              const key = subjectKey(r.cWebhookId, r.cSubjectType, r.cSubjectId)
+              let c = claimed.get(key)
+              if (c === undefined) {
+                const subject = { webhookID: r.cWebhookId, type: r.cSubjectType, id: r.cSubjectId }
+                c = { lease: { subject, worker, version: int(r.lockVersion) }, pending: [] }
+                claimed.set(key, c)
+              }
+              if (present(r.id)) c.pending.push(pendingOf(r))
+            }
+            return [...claimed.values()].map((c): Claimed => ({ ...c, complete: c.pending.length < HEADS_PER_READ }))
+          })
+        ),
+      // SQLite: the claimed subjects' queues in one more statement, for all of them.
+      orElse: () =>
+        claim.pipe(Effect.flatMap((rows: ReadonlyArray<any>) =>
+          rows.length === 0 ? Effect.succeed([]) : sql<any>`SELECT * FROM (
+              SELECT d.webhook_id AS c_webhook_id, d.subject_type AS c_subject_type, d.subject_id AS c_subject_id,
+                ${sql.literal(headColumns)},
+                ROW_NUMBER() OVER (PARTITION BY d.webhook_id, d.subject_type, d.subject_id ORDER BY d.id) AS rn
+              FROM ${sql.literal(headJoins)}
+              WHERE (d.webhook_id, d.subject_type, d.subject_id) IN (VALUES ${
+            sql.join(", ", false)(rows.map((r) => sql`(${r.webhookId}, ${r.subjectType}, ${r.subjectId})`))
+          }) AND d.status = 'pending')
+            WHERE rn <= ${HEADS_PER_READ} ORDER BY id`.pipe(
+            Effect.map((heads) => {
+              const queues = new Map<string, Array<Pending>>()
+              for (const h of heads) {
+                const key = subjectKey(h.cWebhookId, h.cSubjectType, h.cSubjectId)
+                const queue = queues.get(key)
+                if (queue === undefined) queues.set(key, [pendingOf(h)])
+                else queue.push(pendingOf(h))
+              }
+              return rows.map((r): Claimed => {
+                const pending = queues.get(subjectKey(r.webhookId, r.subjectType, r.subjectId)) ?? []
+                return {
+                  lease: { subject: { webhookID: r.webhookId, type: r.subjectType, id: r.subjectId }, worker, version: int(r.version) },
+                  pending,
+                  complete: pending.length < HEADS_PER_READ
+                }
+              })
+            })
+          )
+        ))
+    })
+  }
+
+  /**
+   * Extends the lease of a subject the worker holds and reads the head of its queue and what
+   * follows: one statement on PostgreSQL.
+   */
+  const renew = (s: Subject, worker: string, until: number): Effect.Effect<Option.Option<Claimed>, SqlError> => {
+    const heads = headsOf(s)
+    const lock = sql`UPDATE webhook_subjects SET locked_until = ${until}
+      WHERE ${subjectIs(s)} AND lock_owner = ${worker} RETURNING version`
+    const claimed = (version: number, rows: ReadonlyArray<any>) => {
+      const pending = rows.filter((r) => present(r.id)).map(pendingOf)
+      return Option.some<Claimed>({ lease: { subject: s, worker, version }, pending, complete: pending.length < HEADS_PER_READ })
+    }
+    return sql.onDialectOrElse({
+      pg: () =>
+        sql<any>`WITH l AS (${lock}) SELECT l.version AS lock_version, h.* FROM l LEFT JOIN LATERAL (${heads}) h ON true`.pipe(
+          Effect.map((rows) => rows.length === 0 ? Option.none() : claimed(int(rows[0].lockVersion), rows))
+        ),
+      orElse: () =>
+        Effect.gen(function*() {
+          const locked = yield* lock
+          if (locked.length === 0) return Option.none()
+          return claimed(int(locked[0]!.version), yield* heads)
+        })
+    })
+  }
+
+  /**
+   * Records successful attempts, each giving its subject back when it drained the queue
+   * (`release`): one statement on PostgreSQL, one transaction elsewhere, for a whole batch.
+   */
+  const writeDelivered = (batch: ReadonlyArray<Delivered>): Effect.Effect<void, SqlError> => {
+    const rows = JSON.stringify(batch.map(({ attempt: a, release: l }) => ({
+      id: a.deliveryID,
+      number: a.number,
+      first: a.firstAttemptAt,
+      at: a.startedAt,
+      ended_at: a.endedAt,
+      status_code: a.statusCode ?? null,
+      error: a.error ?? null,
+      duration_ms: a.durationMs,
+      webhook_id: l?.subject.webhookID ?? null,
+      subject_type: l?.subject.type ?? null,
+      subject_id: l?.subject.id ?? null,
+      worker: l?.worker ?? null,
+      version: l?.version ?? null
+    })))
+    return sql.onDialectOrElse({
+      pg: () =>
+        sql`WITH v AS (SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS v(id bigint, number integer,
+            first bigint, at bigint, ended_at bigint, status_code integer, error text, duration_ms integer,
+            webhook_id text, subject_type text, subject_id text, worker text, version integer)),
+          a AS (INSERT INTO webhook_attempts (delivery_id, number, at, status_code, error, duration_ms, succeeded)
+            SELECT id, number, at, status_code, error, duration_ms, 1 FROM v),
+          d AS (UPDATE webhook_deliveries w SET attempts = v.number, first_attempt_at = v.first, last_attempt_at = v.at,
+            status = 'delivered', delivered_at = v.ended_at FROM v WHERE w.id = v.id)
+          UPDATE webhook_subjects s SET locked_until = NULL, lock_owner = NULL,
+            next_attempt_at = CASE WHEN s.version = v.version THEN NULL ELSE s.next_attempt_at END
+          FROM v WHERE v.version IS NOT NULL AND s.webhook_id = v.webhook_id AND s.subject_type = v.subject_type
+            AND s.subject_id = v.subject_id AND s.lock_owner = v.worker`.pipe(Effect.asVoid),
+      // SQLite: three statements for the whole batch, its rows read from the same JSON.
+      orElse: () => {
+        const v = sql`(SELECT value ->> 'id' AS id, value ->> 'number' AS number, value ->> 'first' AS first,
+          value ->> 'at' AS at, value ->> 'ended_at' AS ended_at, value ->> 'status_code' AS status_code,
+          value ->> 'error' AS error, value ->> 'duration_ms' AS duration_ms, value ->> 'webhook_id' AS webhook_id,
+          value ->> 'subject_type' AS subject_type, value ->> 'subject_id' AS subject_id, value ->> 'worker' AS worker,
+          value ->> 'version' AS version
+          FROM json_each(${rows}))`
+        return Effect.all([
+          sql`INSERT INTO webhook_attempts (delivery_id, number, at, status_code, error, duration_ms, succeeded)
+            SELECT id, number, at, status_code, error, duration_ms, 1 FROM ${v} AS v`,
+          sql`UPDATE webhook_deliveries SET attempts = v.number, first_attempt_at = v.first, last_attempt_at = v.at,
+            status = 'delivered', delivered_at = v.ended_at FROM ${v} AS v WHERE webhook_deliveries.id = v.id`,
+          sql`UPDATE webhook_subjects SET locked_until = NULL, lock_owner = NULL,
+            next_attempt_at = CASE WHEN webhook_subjects.version = v.version THEN NULL ELSE webhook_subjects.next_attempt_at END
+            FROM ${v} AS v WHERE v.version IS NOT NULL AND webhook_subjects.webhook_id = v.webhook_id
+            AND webhook_subjects.subject_type = v.subject_type AND webhook_subjects.subject_id = v.subject_id
+            AND webhook_subjects.lock_owner = v.worker`
+        ], { discard: true }).pipe(sql.withTransaction)
+      }
+    })
+  }
+  // Attempts end independently, one per subject at a time: their records go together.
+  const recordDelivered = yield* Batcher.make((batch: ReadonlyArray<Delivered>) => Statements.withWork("webhooks")(writeDelivered(batch)), {
+    maxBatch: RECORDS_PER_BATCH,
+    linger: sql.onDialectOrElse({ pg: () => undefined, orElse: () => Duration.millis(1) })
+  })
+
+  /** Gives the subject back; idles it too unless a notification was queued since the lease's version. */
+  const release = (l: Lease, idle: boolean) =>
+    idle
+      ? sql`UPDATE webhook_subjects SET locked_until = NULL, lock_owner = NULL,
+          next_attempt_at = CASE WHEN version = ${l.version} THEN NULL ELSE next_attempt_at END
+          WHERE ${subjectIs(l.subject)} AND lock_owner = ${l.worker}`
+      : sql`UPDATE webhook_subjects SET locked_until = NULL, lock_owner = NULL WHERE ${subjectIs(l.subject)} AND lock_owner = ${l.worker}`
+
+  const discardQueue = (s: Subject) =>
+    sql`UPDATE webhook_deliveries SET status = 'discarded' WHERE ${subjectIs(s)} AND status = 'pending'`
+
+  return DeliveryQueue.of({
+    enqueue: (notifications, at) => Effect.orDie(enqueueMany(sql, notifications, at)),
+    claimDue: (worker, limit, now, leaseMs) => Effect.orDie(claimDue(worker, limit, now, leaseMs)),
+    renew: (subject, worker, until) => Effect.orDie(renew(subject, worker, until)),
+    record: (lease, attempt, outcome) => {
+      if (outcome._tag === "Delivered") {
+        return Effect.orDie(recordDelivered({ attempt, release: outcome.drained ? lease : undefined }))
+      }
+      const row = {
+        deliveryId: attempt.deliveryID,
+        number: attempt.number,
+        at: attempt.startedAt,
+        statusCode: attempt.statusCode ?? null,
+        error: attempt.error ?? null,
+        durationMs: attempt.durationMs,
+        succeeded: 0
+      }
+      // The subject is given back with the attempt's record: a shutdown right after the attempt
+      // cannot leave it leased to a process that is gone.
+      return Effect.gen(function*() {
+        yield* sql`INSERT INTO webhook_attempts ${sql.insert(row)}`
+        yield* sql`UPDATE webhook_deliveries SET attempts = ${attempt.number}, first_attempt_at = ${attempt.firstAttemptAt},
+          last_attempt_at = ${attempt.startedAt} WHERE id = ${attempt.deliveryID}`
+        if (outcome._tag === "Retry") {
+          yield* sql`UPDATE webhook_subjects SET next_attempt_at = ${outcome.at}, locked_until = NULL, lock_owner = NULL
+            WHERE ${subjectIs(lease.subject)} AND lock_owner = ${lease.worker}`
+        } else {
+          yield* discardQueue(lease.subject)
+          yield* release(lease, true)
+        }
+      }).pipe(sql.withTransaction, Effect.orDie)
+    },
+    discard: (lease) =>
+      Effect.all([discardQueue(lease.subject), release(lease, true)], { discard: true }).pipe(sql.withTransaction, Effect.orDie),
+    release: (lease, idle) => Effect.orDie(Effect.asVoid(release(lease, idle))),
+    postpone: (subject, at) =>
+      sql`UPDATE webhook_subjects SET next_attempt_at = ${at} WHERE ${subjectIs(subject)} AND next_attempt_at IS NOT NULL`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
+  })
+})
+
+/** @since 0.1.0 @category layers */
+export const layer: Layer.Layer<DeliveryQueue, never, SqlClient.SqlClient> = Layer.scoped(DeliveryQueue, make)

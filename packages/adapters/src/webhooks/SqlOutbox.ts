@@ -1,0 +1,44 @@
+/**
+ * `Outbox` on `SqlClient`: the `outbox` rows the event log writes with each event. A take claims
+ * the oldest rows (on PostgreSQL with `FOR UPDATE SKIP LOCKED`, so several processes take
+ * different rows), never a row while an earlier row of its aggregate is pending, so an
+ * aggregate's events are fanned out in order; the rows are deleted in the same transaction (the
+ * event log keeps the events).
+ *
+ * @since 0.1.0
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import { Outbox, type OutboxEntry } from "@kassa/core/ports/Outbox"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { rowLock } from "../internal/locks.js"
+import { int } from "../internal/rows.js"
+
+/** @since 0.1.0 @category layers */
+export const layer = Layer.effect(
+  Outbox,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      // An idle pass is this one statement, not a transaction around the claiming query.
+      pending: sql`SELECT 1 FROM outbox LIMIT 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+      take: (limit, f) =>
+        Effect.gen(function*() {
+          const rows = yield* sql<any>`SELECT o.seq, o.aggregate_type, o.aggregate_id, o.event_id, o.party_id FROM outbox o
+            WHERE NOT EXISTS (
+              SELECT 1 FROM outbox p WHERE p.aggregate_type = o.aggregate_type AND p.aggregate_id = o.aggregate_id
+              AND p.seq < o.seq)
+            ORDER BY o.seq LIMIT ${limit} ${rowLock(sql, "FOR UPDATE OF o SKIP LOCKED")}`
+          if (rows.length === 0) return 0
+          yield* f(rows.map((r): OutboxEntry => ({
+            aggregateType: r.aggregateType,
+            aggregateID: String(r.aggregateId),
+            eventID: int(r.eventId),
+            partyID: r.partyId
+          })))
+          yield* sql`DELETE FROM outbox WHERE ${sql.in("seq", rows.map((r) => int(r.seq)))}`
+          return rows.length
+        }).pipe(sql.withTransaction, Effect.orDie)
+    }
+  })
+)

@@ -1,0 +1,32 @@
+/**
+ * The stored events still to be fanned out to webhooks: every event the log appends leaves an
+ * entry, taken in order per aggregate and gone once its notifications are queued.
+ *
+ * @since 0.1.0
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+
+/** A stored event waiting for its notifications. @since 0.1.0 @category models */
+export interface OutboxEntry {
+  readonly aggregateType: string
+  readonly aggregateID: string
+  readonly eventID: number
+  readonly partyID: string
+}
+
+/** @since 0.1.0 @category tags */
+export class Outbox extends Context.Tag("kassa/Outbox")<Outbox, {
+  /** Whether any entry waits: one cheap read, outside any transaction. */
+  readonly pending: Effect.Effect<boolean>
+  /**
+   * Takes up to `limit` entries, oldest first and never one while an earlier entry of its
+   * aggregate waits, runs `f` on them and removes them, all in one transaction: what `f` queues
+   * and the entries' removal commit together. Concurrent takers get other entries. Answers how
+   * many were taken (0: none waited).
+   */
+  readonly take: <R>(
+    limit: number,
+    f: (entries: ReadonlyArray<OutboxEntry>) => Effect.Effect<void, never, R>
+  ) => Effect.Effect<number, never, R>
+}>() {}

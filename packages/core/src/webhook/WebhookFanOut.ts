@@ -1,0 +1,92 @@
+/**
+ * The fan-out: stored events become queued deliveries. A batch of the outbox is taken in one
+ * transaction; each entry goes to its aggregate type's mapper (`NotificationMappers`), only when its party
+ * has webhooks of the mapper's topic; the notifications are queued, one delivery per matching
+ * webhook (`deliveriesFor`), and the entries leave the outbox with that commit.
+ *
+ * @since 0.1.0
+ */
+import type * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import { DeliveryQueue, type QueuedNotification } from "../ports/DeliveryQueue.js"
+import { Outbox, type OutboxEntry } from "../ports/Outbox.js"
+import { type Subscriber, WebhookRepository } from "../ports/WebhookRepository.js"
+import { mappers } from "./NotificationMappers.js"
+import { deliveriesFor, type NotificationMapper, type Notified } from "./NotificationMapper.js"
+import type { Topic } from "./Webhook.js"
+
+/** Outbox entries taken per transaction. @since 0.1.0 */
+export const BATCH = 100
+
+// An entry that cannot be turned into notifications (a defect) is logged and passed over, never
+// left to block every later one.
+const skipped = (entry: OutboxEntry) => (cause: Cause.Cause<unknown>) =>
+  Effect.logError("webhook fan-out: an event could not be dispatched; it is skipped", cause).pipe(
+    Effect.annotateLogs({ aggregateType: entry.aggregateType, aggregateID: entry.aggregateID, eventID: entry.eventID }),
+    Effect.as(undefined)
+  )
+
+/**
+ * The fan-out over the given mappers, by aggregate type (`WebhookFanOut` uses
+ * `NotificationMappers.mappers`).
+ *
+ * @since 0.1.0 @category constructors
+ */
+export const make = <M extends Readonly<Record<string, Effect.Effect<NotificationMapper, never, any>>>>(registry: M) =>
+  Effect.gen(function*() {
+    const outbox = yield* Outbox
+    const queue = yield* DeliveryQueue
+    const webhooks = yield* WebhookRepository
+    // Each mapper is made with the ports it reads: their union is what the fan-out needs.
+    const byType = new Map<string, NotificationMapper>()
+    for (const [type, mapper] of Object.entries(registry)) {
+      byType.set(type, yield* (mapper as Effect.Effect<NotificationMapper, never, Effect.Effect.Context<M[keyof M]>>))
+    }
+
+    const fanOut = (entries: ReadonlyArray<OutboxEntry>) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        // A party's webhooks of a topic, read once per batch.
+        const known = new Map<string, ReadonlyArray<Subscriber>>()
+        const subscribersOf = (partyID: string, topic: Topic) => {
+          const key = `${topic}/${partyID}`
+          const found = known.get(key)
+          return found !== undefined
+            ? Effect.succeed(found)
+            : Effect.tap(webhooks.subscribers(partyID, topic), (read) => void known.set(key, read))
+        }
+        const notifying: Array<{ readonly entry: OutboxEntry; readonly mapper: NotificationMapper; readonly subscribers: ReadonlyArray<Subscriber> }> = []
+        const byMapper = new Map<NotificationMapper, Array<OutboxEntry>>()
+        for (const entry of entries) {
+          const mapper = byType.get(entry.aggregateType)
+          if (mapper === undefined) continue
+          const subscribers = yield* subscribersOf(entry.partyID, mapper.topic)
+          if (subscribers.length === 0) continue
+          notifying.push({ entry, mapper, subscribers })
+          const batch = byMapper.get(mapper)
+          if (batch === undefined) byMapper.set(mapper, [entry])
+          else batch.push(entry)
+        }
+        const prepared = new Map<NotificationMapper, (entry: OutboxEntry) => Effect.Effect<Notified | undefined>>()
+        for (const [mapper, batch] of byMapper) prepared.set(mapper, yield* mapper.prepare(batch))
+        const deliveries: Array<QueuedNotification> = []
+        for (const { entry, mapper, subscribers } of notifying) {
+          const notified = yield* prepared.get(mapper)!(entry).pipe(Effect.catchAllCause(skipped(entry)))
+          if (notified !== undefined) deliveries.push(...deliveriesFor(subscribers, notified))
+        }
+        if (deliveries.length > 0) yield* queue.enqueue(deliveries, now)
+      })
+
+    return {
+      /** Whether stored events wait for the fan-out (one cheap read). */
+      pending: outbox.pending,
+      /** Fans out one batch of the outbox in one transaction; answers how many events it took. */
+      batch: outbox.take(BATCH, fanOut)
+    } as const
+  })
+
+/** @since 0.1.0 @category services */
+export class WebhookFanOut extends Effect.Service<WebhookFanOut>()("kassa/WebhookFanOut", {
+  effect: make(mappers)
+}) {}

@@ -14,9 +14,10 @@
  * - In this process, a request whose key is in flight does not run: it waits for the first
  *   one's answer (the cache in front of the table; it holds only requests in flight and answers
  *   not yet stored).
- * - The answer is stored once the request has answered, off the request's path: answers that
- *   arrive together go in one statement (under load one per many requests), which also deletes
- *   a bounded number of rows older than 24 hours. An expired row found by a claim is deleted
+ * - The answer is stored once the request has answered, off the request's path: one writer
+ *   takes the answers queued within 20 ms into one statement (under load one per many
+ *   requests; no fiber per request), which also deletes a bounded number of rows older than 24
+ *   hours. An expired row found by a claim is deleted
  *   and the request runs again.
  * - A request that wrote nothing claims nothing: its answer (a refusal, say) is not stored and a
  *   retry runs again, which is safe since the first changed nothing, and answers afresh (a retry
@@ -28,7 +29,7 @@
  *
  * Crash story: the claim commits with the request's effect, or neither does, so a request never
  * runs twice. A crash between that commit and the storing of the answer (milliseconds) leaves a
- * claim without an answer: a retry then runs nothing and is answered that the outcome is unknown
+ * claim without an answer (at most the last 20 ms of answers): a retry then runs nothing and is answered that the outcome is unknown
  * (the objects it made can be read).
  *
  * @since 0.1.0
@@ -37,12 +38,13 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Transactions } from "@kassa/core/ports/Transactions"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
+import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import * as FiberSet from "effect/FiberSet"
+import * as FiberId from "effect/FiberId"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Batcher from "./internal/batcher.js"
+import * as Queue from "effect/Queue"
 import * as RealTime from "./internal/realTime.js"
 import { type Claim, currentClaim, isDuplicate } from "./internal/requestClaims.js"
 import { writeAll } from "./internal/writes.js"
@@ -110,11 +112,21 @@ export const claimed = (claim: Claim) => <A, E, R>(effect: Effect.Effect<A, E, R
 
 interface InFlight {
   readonly claim: Claim
-  readonly answered: Deferred.Deferred<Option.Option<Answer>>
+  /** Made when a second request with the key arrives: what the first answered. */
+  answered?: Deferred.Deferred<Option.Option<Answer>>
+  /** Set once the first has answered. */
+  answer?: Option.Option<Answer>
 }
 
 /** Rows older than 24 hours deleted with each batch of answers: more than a batch adds. */
 const PRUNED_PER_BATCH = 128
+/** Answers stored in one statement at most. */
+const MAX_BATCH = 256
+/**
+ * How long (real time) the first answer of a batch waits for others: under load a batch then
+ * carries many answers (one statement for them all), and a crash loses at most this much.
+ */
+const LINGER = "20 millis"
 /** How long a claim without an answer is waited for (another process may be storing it). */
 const ANSWER_WAIT = { tries: 20, every: "100 millis" } as const
 
@@ -126,34 +138,57 @@ export const layer = Layer.scoped(
     const tx = yield* Transactions
     const inFlight = new Map<string, InFlight>()
 
-    const store = yield* Batcher.make(
-      (answers: ReadonlyArray<readonly [key: string, answer: Answer, now: number]>) =>
-        tx.atomicWrites(writeAll(sql, [
-          ...answers.map(([key, { body, status }]) =>
-            sql`UPDATE request_replays SET status = ${status}, body = ${body} WHERE key = ${key}`
-          ),
-          sql`DELETE FROM request_replays WHERE key IN (
-            SELECT key FROM request_replays WHERE created_at <= ${answers[0]![2] - WINDOW_MS}
-            ORDER BY created_at LIMIT ${PRUNED_PER_BATCH})`
-        ])).pipe(withWork("requestReplays")),
-      { maxBatch: 64 }
+    // Answers go to the store off the requests' paths: a queue and one writer, no fiber per request.
+    const pending = yield* Queue.unbounded<readonly [entry: InFlight, answer: Answer, now: number]>()
+    const write = (batch: ReadonlyArray<readonly [InFlight, Answer, number]>) =>
+      tx.atomicWrites(writeAll(sql, [
+        ...batch.map(([{ claim }, { body, status }]) =>
+          sql`UPDATE request_replays SET status = ${status}, body = ${body} WHERE key = ${claim.key}`
+        ),
+        sql`DELETE FROM request_replays WHERE key IN (
+          SELECT key FROM request_replays WHERE created_at <= ${batch[0]![2] - WINDOW_MS}
+          ORDER BY created_at LIMIT ${PRUNED_PER_BATCH})`
+      ])).pipe(
+        withWork("requestReplays"),
+        Effect.catchAllCause((cause) => Effect.logError("storing requests' answers failed", cause)),
+        // once stored, a repeated request finds the answer in the table
+        Effect.ensuring(Effect.sync(() => {
+          for (const [entry] of batch) if (inFlight.get(entry.claim.key) === entry) inFlight.delete(entry.claim.key)
+        })),
+        Effect.locally(currentClaim, undefined)
+      )
+    const writeAllPending = Effect.flatMap(Queue.takeAll(pending), (all) =>
+      Effect.forEach(Chunk.chunksOf(all, MAX_BATCH), (batch) => write(Chunk.toReadonlyArray(batch)), { discard: true })).pipe(
+        Effect.uninterruptible
+      )
+    // What was taken is written whatever happens next: closing waits for it.
+    yield* Queue.take(pending).pipe(
+      Effect.flatMap((first) =>
+        RealTime.sleep(LINGER).pipe(
+          Effect.zipRight(Queue.takeUpTo(pending, MAX_BATCH - 1)),
+          Effect.flatMap((rest) => write([first, ...Chunk.toReadonlyArray(rest)])),
+          Effect.uninterruptible
+        )
+      ),
+      Effect.forever,
+      Effect.forkScoped
     )
-    const storing = yield* FiberSet.make<void, never>()
-    // Closing waits for answers being stored, as for other background work.
-    yield* Effect.addFinalizer(() => RealTime.awaitWork(storing, shutdownGrace))
+    // Closing stores what is still queued (added after the writer: it runs before its interruption).
+    yield* Effect.addFinalizer(() => writeAllPending.pipe(Effect.timeout(shutdownGrace), Effect.ignore))
 
     const start = (key: string): Effect.Effect<Start> =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const first = inFlight.get(key)
         if (first !== undefined && now - first.claim.createdAt < WINDOW_MS) {
-          const answer = yield* Deferred.await(first.answered)
+          const answer = first.answer ?? (yield* Deferred.await(first.answered ??= Deferred.unsafeMake(FiberId.none)))
           if (Option.isSome(answer)) return { _tag: "Replay", answer: answer.value } as const
           // It wrote nothing: this one runs (after the others that waited, one at a time).
+          if (inFlight.get(key) === first) inFlight.delete(key)
           return yield* start(key)
         }
         const claim: Claim = { key, createdAt: now, taken: false }
-        inFlight.set(key, { claim, answered: yield* Deferred.make<Option.Option<Answer>>() })
+        inFlight.set(key, { claim })
         return { _tag: "Run", claim } as const
       })
 
@@ -161,17 +196,13 @@ export const layer = Layer.scoped(
       Effect.suspend(() => {
         const entry = inFlight.get(claim.key)
         if (entry === undefined || entry.claim !== claim) return Effect.void
-        const forget = Effect.sync(() => inFlight.get(claim.key) === entry && inFlight.delete(claim.key))
-        if (!claim.taken || Option.isNone(answer)) {
-          return Effect.zipRight(forget, Deferred.succeed(entry.answered, Option.none()))
-        }
-        const stored = Clock.currentTimeMillis.pipe(
-          Effect.flatMap((now) => store([claim.key, answer.value, now])),
-          Effect.catchAllCause((cause) => Effect.logError("storing a request's answer failed", cause)),
-          Effect.ensuring(forget),
-          Effect.locally(currentClaim, undefined)
-        )
-        return Effect.zipRight(Deferred.succeed(entry.answered, answer), Effect.asVoid(FiberSet.run(storing, stored)))
+        const kept = claim.taken && Option.isSome(answer)
+        entry.answer = kept ? answer : Option.none()
+        if (!kept) inFlight.delete(claim.key)
+        const told = entry.answered === undefined ? Effect.void : Deferred.succeed(entry.answered, entry.answer)
+        return kept
+          ? Effect.zipRight(told, Effect.flatMap(Clock.currentTimeMillis, (now) => Queue.offer(pending, [entry, (answer as Option.Some<Answer>).value, now])))
+          : Effect.asVoid(told)
       })
 
     const read = (key: string) =>

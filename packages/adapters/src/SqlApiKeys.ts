@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { date, optDate } from "./internal/rows.js"
-import { write } from "./internal/writes.js"
+import { write } from "./sql/driver/writes.js"
 
 const fromRow = (r: any): ApiKeyRecord => ({
   id: r.id,

@@ -27,7 +27,7 @@ import * as path from "node:path"
 import { countOperations, vaultOperations } from "./Counters.js"
 import { make as randomId } from "./RandomIds.js"
 import { int } from "./internal/rows.js"
-import { write, writeAll } from "./internal/writes.js"
+import { write, writeAll } from "./sql/driver/writes.js"
 
 const KEY_BYTES = 32
 const IV_BYTES = 12

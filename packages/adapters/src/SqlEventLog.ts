@@ -11,7 +11,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { date, int, json, toJson } from "./internal/rows.js"
-import { holding, write, writeAll } from "./internal/writes.js"
+import { holding, write, writeAll } from "./sql/driver/writes.js"
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(

@@ -11,7 +11,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { rowLock } from "./internal/locks.js"
 import { date, int, json, opt, optString, toJson } from "./internal/rows.js"
-import { touchingOnly, write } from "./internal/writes.js"
+import { touchingOnly, write } from "./sql/driver/writes.js"
 
 type Record = Invoice.InvoiceRecord
 

@@ -19,7 +19,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { rowLock } from "./internal/locks.js"
 import { bool, int, json, opt, toJson } from "./internal/rows.js"
-import { touchingOnly, writeAll } from "./internal/writes.js"
+import { touchingOnly, writeAll } from "./sql/driver/writes.js"
 
 const accountFromRow = (r: any): Model.AccountState => ({
   id: int(r.id),

@@ -9,7 +9,7 @@ import { PartyRepository } from "@kassa/core/ports/PartyRepository"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Governance from "./internal/governance.js"
+import * as Governance from "./sql/driver/governance.js"
 import { bool, date, flag, int } from "./internal/rows.js"
 
 /** @internal */

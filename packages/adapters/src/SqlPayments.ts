@@ -12,7 +12,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { rowLock } from "./internal/locks.js"
 import { date, int, json, optString, toJson } from "./internal/rows.js"
-import { touchingOnly, write } from "./internal/writes.js"
+import { touchingOnly, write } from "./sql/driver/writes.js"
 
 const revive = (d: Date | string | undefined): Date | undefined => (d === undefined ? undefined : new Date(d))
 

@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { date, int, json, opt, optString, toJson } from "./internal/rows.js"
-import { touchingOnly, write } from "./internal/writes.js"
+import { touchingOnly, write } from "./sql/driver/writes.js"
 
 const refundData = (r: RefundRecord) => ({ reason: r.reason, cart: r.cart, allocation: r.allocation, error: r.error })
 

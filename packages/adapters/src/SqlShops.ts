@@ -9,7 +9,7 @@ import { type GovernedShop, ShopRepository } from "@kassa/core/ports/ShopReposit
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Governance from "./internal/governance.js"
+import * as Governance from "./sql/driver/governance.js"
 import { bool, date, flag, int, json, toJson } from "./internal/rows.js"
 import { fromRow as contractFromRow } from "./SqlContracts.js"
 import { fromRow as partyFromRow } from "./SqlParties.js"

@@ -16,8 +16,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { date, json, toJson } from "./internal/rows.js"
 import * as RealTime from "./internal/realTime.js"
-import { write } from "./internal/writes.js"
-import * as Statements from "./Statements.js"
+import { write } from "./sql/driver/writes.js"
+import * as Statements from "./sql/driver/Statements.js"
 import * as Workers from "./Workers.js"
 
 /** Runs the timers that are due now; answers how many fired. @since 0.1.0 @category tags */

@@ -11,10 +11,10 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
-import * as GroupCommit from "./internal/groupCommit.js"
+import * as GroupCommit from "./sql/driver/groupCommit.js"
 import { awaitWork } from "./internal/realTime.js"
 import { claiming, currentClaim } from "./internal/requestClaims.js"
-import { heldWrites, holdingUntilRead, holdingWrites, unitBatcher } from "./internal/writes.js"
+import { heldWrites, holdingUntilRead, holdingWrites, unitBatcher } from "./sql/driver/writes.js"
 
 /**
  * How long closing the layer waits for background work in flight, in real time whatever clock

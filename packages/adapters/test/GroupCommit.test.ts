@@ -15,8 +15,8 @@ import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import * as GroupCommit from "../src/internal/groupCommit.js"
-import { write } from "../src/internal/writes.js"
+import * as GroupCommit from "../src/sql/driver/groupCommit.js"
+import { write } from "../src/sql/driver/writes.js"
 
 const TIMER = "group.test"
 

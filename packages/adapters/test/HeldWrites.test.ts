@@ -10,7 +10,7 @@ import { Dialects, TestKassa } from "@kassa/testing"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import { write } from "../src/internal/writes.js"
+import { write } from "../src/sql/driver/writes.js"
 
 /** Runs `effect` counting the statements it sends (BEGIN and COMMIT are none). */
 const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>

@@ -8,7 +8,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
-import { hasWritten, heldWrites, write } from "./writes.js"
+import { hasWritten, heldWrites, write } from "../sql/driver/writes.js"
 
 /** @internal The key a request claims, when, and whether a write of it is under way or done. */
 export interface Claim {

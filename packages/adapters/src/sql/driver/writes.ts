@@ -19,7 +19,7 @@ import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
-import { currentWork, withWork } from "../Statements.js"
+import { currentWork, withWork } from "./Statements.js"
 import * as Batcher from "./batcher.js"
 
 type Compiled = readonly [text: string, params: ReadonlyArray<unknown>]

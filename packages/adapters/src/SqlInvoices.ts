@@ -9,9 +9,9 @@ import { InvoiceRepository } from "@kassa/core/ports/InvoiceRepository"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { rowLock } from "./internal/locks.js"
 import { date, int, json, opt, optString, toJson } from "./internal/rows.js"
-import { touchingOnly, write } from "./sql/driver/writes.js"
+import * as Versioned from "./sql/driver/versioned.js"
+import { write } from "./sql/driver/writes.js"
 
 type Record = Invoice.InvoiceRecord
 
@@ -70,14 +70,18 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const one = (rows: ReadonlyArray<any>) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))
-    const forUpdate = rowLock(sql, "FOR UPDATE")
     const own = sql.literal(columns)
     const setColumns = (i: Invoice.InvoiceRecord) =>
       sql`status = ${i.status}, active_payment_id = ${i.activePaymentID ?? null}, data = ${toJson(dataOf(i))}, version = ${i.version}`
     return {
       findById: (partyID, id) =>
-        sql`SELECT ${own} FROM invoices WHERE id = ${id} AND party_id = ${partyID}`.pipe(Effect.map(one), Effect.orDie),
-      findByIdUnscoped: (id) => sql`SELECT ${own} FROM invoices WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+        Versioned.find(sql, "invoices", id, (lock) => sql`SELECT ${own} FROM invoices WHERE id = ${id} AND party_id = ${partyID} ${lock}`)
+          .pipe(Effect.map(one), Effect.orDie),
+      findByIdUnscoped: (id) =>
+        Versioned.find(sql, "invoices", id, (lock) => sql`SELECT ${own} FROM invoices WHERE id = ${id} ${lock}`).pipe(
+          Effect.map(one),
+          Effect.orDie
+        ),
       insert: (i) =>
         write(sql`INSERT INTO invoices ${
           sql.insert({
@@ -97,14 +101,9 @@ export const layer = Layer.effect(
             version: i.version
           })
         }`),
-      update: (i) =>
-        sql`UPDATE invoices SET ${setColumns(i)} WHERE id = ${i.id} AND version = ${i.version - 1} RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
-        ),
-      findForUpdate: (id) =>
-        touchingOnly("invoices")(sql`SELECT ${own} FROM invoices WHERE id = ${id} ${forUpdate}`).pipe(Effect.map(one), Effect.orDie),
-      overwrite: (i) => write(sql`UPDATE invoices SET ${setColumns(i)} WHERE id = ${i.id} AND version = ${i.version - 1}`)
+      update: (i, expected) =>
+        Versioned.update(sql, "invoices", i.id, { expected, next: i.version }, (returning) =>
+          sql`UPDATE invoices SET ${setColumns(i)} WHERE id = ${i.id} AND version = ${expected} ${returning}`)
     }
   })
 )

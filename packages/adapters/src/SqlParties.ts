@@ -46,9 +46,9 @@ export const layer = Layer.effect(
             version: p.version
           })
         }`.pipe(Effect.asVoid, Effect.orDie),
-      update: (p) =>
+      update: (p, expected) =>
         sql`UPDATE parties SET is_blocked = ${flag(p.isBlocked)}, is_suspended = ${flag(p.isSuspended)},
-            version = ${p.version} WHERE id = ${p.id} AND version = ${p.version - 1} RETURNING id`.pipe(
+            version = ${p.version} WHERE id = ${p.id} AND version = ${expected} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie,
           // the shops' cache holds parties too

@@ -103,10 +103,10 @@ export const layer = Layer.mergeAll(
               version: r.version
             })
           }`),
-        update: (r) =>
+        update: (r, expected) =>
           sql`UPDATE refunds SET status = ${r.status}, data = ${toJson(refundData(r))}, version = ${r.version}
               WHERE invoice_id = ${r.invoiceID} AND payment_id = ${r.paymentID} AND id = ${r.id}
-              AND version = ${r.version - 1} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+              AND version = ${expected} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
       }
     })
   ),
@@ -142,11 +142,11 @@ export const layer = Layer.mergeAll(
               version: c.version
             })
           }`.pipe(Effect.asVoid, Effect.orDie),
-        update: (c) =>
+        update: (c, expected) =>
           sql`UPDATE chargebacks SET body = ${c.body}, levy = ${c.levy}, stage = ${c.stage}, status = ${c.status},
               version = ${c.version}
               WHERE invoice_id = ${c.invoiceID} AND payment_id = ${c.paymentID} AND id = ${c.id}
-              AND version = ${c.version - 1} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+              AND version = ${expected} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
       }
     })
   )

@@ -110,10 +110,10 @@ export const layer = Layer.effect(
             version: s.version
           })
         }`.pipe(Effect.asVoid, Effect.orDie),
-      update: (s) =>
+      update: (s, expected) =>
         sql`UPDATE shops SET is_blocked = ${flag(s.isBlocked)}, is_suspended = ${flag(s.isSuspended)},
             version = ${s.version}
-            WHERE party_id = ${s.partyID} AND id = ${s.id} AND version = ${s.version - 1} RETURNING id`.pipe(
+            WHERE party_id = ${s.partyID} AND id = ${s.id} AND version = ${expected} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie,
           Effect.ensuring(Effect.sync(Governance.invalidate))

@@ -2,7 +2,10 @@ import { assert, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Statement from "@effect/sql/Statement"
 import { RandomIds, Statements } from "@kassa/adapters"
+import * as Contention from "@kassa/core/Contention"
+import type { InvoiceRecord } from "@kassa/core/invoice/Invoice"
 import { EventLog } from "@kassa/core/ports/EventLog"
+import { InvoiceRepository } from "@kassa/core/ports/InvoiceRepository"
 import { Ledger } from "@kassa/core/ports/Ledger"
 import { Timers } from "@kassa/core/ports/Timers"
 import { Transactions } from "@kassa/core/ports/Transactions"
@@ -10,6 +13,7 @@ import { Dialects, TestKassa } from "@kassa/testing"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { write } from "../src/sql/driver/writes.js"
 
 /** Runs `effect` counting the statements it sends (BEGIN and COMMIT are none). */
@@ -155,6 +159,47 @@ for (const dialect of Dialects.dialects()) {
         ).pipe(Effect.flip)
         assert.strictEqual(failed, 1)
         assert.strictEqual(yield* timersOf(y), 0)
+      }))
+
+    it.effect("an update at the version a contended read found cannot lose: it goes with the other writes; another answers", () =>
+      Effect.gen(function*() {
+        const { tx, x } = yield* fresh
+        const invoices = yield* InvoiceRepository
+        const invoice: InvoiceRecord = {
+          id: x as InvoiceRecord["id"],
+          partyID: "p",
+          shopID: "s" as InvoiceRecord["shopID"],
+          createdAt: new Date(0),
+          dueDate: new Date(4_000_000_000_000),
+          amount: 100 as InvoiceRecord["amount"],
+          currency: "RUB" as InvoiceRecord["currency"],
+          product: "held" as InvoiceRecord["product"],
+          metadata: {},
+          status: "unpaid",
+          activePaymentID: undefined,
+          version: 1
+        }
+        yield* invoices.insert(invoice)
+        const [answers, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
+          const read = Option.getOrThrow(yield* Contention.expected(invoices.findByIdUnscoped(x)))
+          const kept = yield* invoices.update({ ...read, status: "paid", version: 2 }, 1)
+          yield* scheduleTimer(x)
+          // not at the version read: the storage answers
+          const stale = yield* invoices.update({ ...read, status: "cancelled", version: 2 }, 1)
+          return [kept, stale]
+        })))
+        assert.deepStrictEqual(answers, [true, false])
+        const stored = Option.getOrThrow(yield* invoices.findByIdUnscoped(x))
+        assert.deepStrictEqual([stored.status, stored.version], ["paid", 2])
+        assert.strictEqual(yield* timersOf(x), 1)
+        if (dialect === "pg") {
+          // the read, which keeps the row; the update with the timer; the stale update
+          assert.strictEqual(texts.length, 3, texts.join("\n---\n"))
+          assert.match(texts[0]!, /FOR UPDATE/)
+          assert.match(texts[1]!, /UPDATE invoices[\s\S]*INSERT INTO timers/)
+        } else {
+          assert.notMatch(texts.join("\n"), /FOR UPDATE/)
+        }
       }))
 
     it.effect("a nested transaction reads what the outer one holds", () =>

@@ -140,24 +140,24 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(party))
 
         const suspended = { ...party, isSuspended: true, version: 2 }
-        assert.isTrue(yield* parties.update(suspended))
+        assert.isTrue(yield* parties.update(suspended, suspended.version - 1))
         assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(suspended))
 
         // a writer that read version 1 is too late
         const stale = { ...party, isBlocked: true, version: 2 }
-        assert.isFalse(yield* parties.update(stale))
+        assert.isFalse(yield* parties.update(stale, stale.version - 1))
         assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(suspended))
         // a version from the future is refused as well
-        assert.isFalse(yield* parties.update({ ...party, isBlocked: true, version: 9 }))
+        assert.isFalse(yield* parties.update({ ...party, isBlocked: true, version: 9 }, 8))
         assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(suspended))
 
         const blocked = { ...suspended, isBlocked: true, version: 3 }
-        assert.isTrue(yield* parties.update(blocked))
+        assert.isTrue(yield* parties.update(blocked, blocked.version - 1))
         assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(blocked))
 
         // an unknown party is not updated (and not created)
         const ghost = partyRecord({ version: 2 })
-        assert.isFalse(yield* parties.update(ghost))
+        assert.isFalse(yield* parties.update(ghost, ghost.version - 1))
         assert.isTrue(Option.isNone(yield* parties.findById(ghost.id)))
       }))
 
@@ -177,9 +177,9 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual([...listed].sort((x, y) => x.id.localeCompare(y.id)), [a, b].sort((x, y) => x.id.localeCompare(y.id)))
 
         const suspended = { ...a, isSuspended: true, version: 2 }
-        assert.isTrue(yield* shops.update(suspended))
+        assert.isTrue(yield* shops.update(suspended, suspended.version - 1))
         assert.deepStrictEqual(yield* shops.findById(party.id, a.id), Option.some(suspended))
-        assert.isFalse(yield* shops.update({ ...a, isBlocked: true, version: 2 }))
+        assert.isFalse(yield* shops.update({ ...a, isBlocked: true, version: 2 }, 1))
         assert.deepStrictEqual(yield* shops.findById(party.id, a.id), Option.some(suspended))
         // the other shop of the party is untouched
         assert.deepStrictEqual(yield* shops.findById(party.id, b.id), Option.some(b))
@@ -196,10 +196,10 @@ for (const dialect of Dialects.dialects()) {
         yield* shops.insert(shop)
         const first = Option.getOrThrow(yield* shops.findGoverned(party.id, shop.id))
         assert.deepStrictEqual([first.shop.isBlocked, first.party.isSuspended], [false, false])
-        assert.isTrue(yield* shops.update({ ...shop, isBlocked: true, version: 2 }))
+        assert.isTrue(yield* shops.update({ ...shop, isBlocked: true, version: 2 }, 1))
         const blocked = Option.getOrThrow(yield* shops.findGoverned(party.id, shop.id))
         assert.deepStrictEqual([blocked.shop.isBlocked, blocked.shop.version], [true, 2])
-        assert.isTrue(yield* parties.update({ ...party, isSuspended: true, version: 2 }))
+        assert.isTrue(yield* parties.update({ ...party, isSuspended: true, version: 2 }, 1))
         assert.isTrue(Option.getOrThrow(yield* shops.findGoverned(party.id, shop.id)).party.isSuspended)
       }))
 
@@ -216,7 +216,7 @@ for (const dialect of Dialects.dialects()) {
         assert.isTrue(Option.isNone(yield* shops.findById(p2.id, mine.id)))
         assert.deepStrictEqual(yield* shops.listByParty(p2.id), [])
         // another party cannot update it through its own id
-        assert.isFalse(yield* shops.update({ ...mine, partyID: p2.id, isBlocked: true, version: 2 }))
+        assert.isFalse(yield* shops.update({ ...mine, partyID: p2.id, isBlocked: true, version: 2 }, 1))
         assert.deepStrictEqual(yield* shops.findById(p1.id, mine.id), Option.some(mine))
 
         // the same shop id under the second party is a different shop
@@ -224,7 +224,7 @@ for (const dialect of Dialects.dialects()) {
         yield* shops.insert(theirs)
         assert.deepStrictEqual(yield* shops.findById(p2.id, mine.id), Option.some(theirs))
         assert.deepStrictEqual(yield* shops.findById(p1.id, mine.id), Option.some(mine))
-        assert.isTrue(yield* shops.update({ ...theirs, isSuspended: true, version: 2 }))
+        assert.isTrue(yield* shops.update({ ...theirs, isSuspended: true, version: 2 }, 1))
         assert.deepStrictEqual(yield* shops.findById(p1.id, mine.id), Option.some(mine))
         assert.deepStrictEqual((yield* shops.listByParty(p1.id)).map((s) => s.id), [mine.id])
       }))

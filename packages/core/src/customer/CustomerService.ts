@@ -140,7 +140,7 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
         const c = yield* load(partyID, id)
         yield* shops.requireActive(PartyID.make(partyID), ShopID.make(c.shopID))
         const deleted: CustomerRecord = { ...c, deletedAt: yield* now, version: c.version + 1 }
-        if (!(yield* customers.update(deleted))) return yield* new VersionConflict({ what: `customer ${id}` })
+        if (!(yield* customers.update(deleted, c.version))) return yield* new VersionConflict({ what: `customer ${id}` })
         yield* append(c, [{ changeType: "CustomerDeleted" }])
       })))
     })
@@ -170,11 +170,11 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
         const next = change(b)
         if (next === undefined) return b
         const updated = { ...next.binding, version: b.version + 1 }
-        if (!(yield* customers.updateBinding(updated))) return yield* new VersionConflict({ what: `binding ${id}` })
+        if (!(yield* customers.updateBinding(updated, b.version))) return yield* new VersionConflict({ what: `binding ${id}` })
         const c = yield* customers.findById(b.partyID, customerID).pipe(Effect.flatMap(Effect.orDie))
         const lifecycle: Array<{ readonly changeType: string }> = []
         if (updated.status === "succeeded" && c.status === "unready") {
-          if (!(yield* customers.update({ ...c, status: "ready", version: c.version + 1 }))) {
+          if (!(yield* customers.update({ ...c, status: "ready", version: c.version + 1 }, c.version))) {
             return yield* new VersionConflict({ what: `customer ${customerID}` })
           }
           lifecycle.push({ changeType: "CustomerReady" })

@@ -264,7 +264,7 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
               activePaymentID: state.activePaymentID,
               version: invoice.version + 1
             }
-            if (!(yield* invoices.update(updated))) return yield* new VersionConflict({ what: `invoice ${invoice.id}` })
+            if (!(yield* invoices.update(updated, invoice.version))) return yield* new VersionConflict({ what: `invoice ${invoice.id}` })
             yield* append(updated, changes)
             if (state.status !== "unpaid") yield* timers.cancel(DUE_TIMER, invoice.id)
             return updated

@@ -35,6 +35,8 @@ export interface Held {
   readonly untilRead: boolean
   /** Whether a write was held here (sent since or not). */
   wrote: boolean
+  /** A transaction's: the rows it keeps (read `FOR UPDATE`), as `table/key/version`. */
+  readonly locked: Set<string>
 }
 
 /**
@@ -83,7 +85,7 @@ const makeHeld = (
   sql: SqlClient.SqlClient,
   untilRead: boolean,
   send: Held["send"] = (statements) => sendCompiled(sql, statements)
-): Held => ({ sql, send, statements: [], tables: new Set(), untilRead, wrote: false })
+): Held => ({ sql, send, statements: [], tables: new Set(), untilRead, wrote: false, locked: new Set() })
 
 const target = /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?([A-Za-z_][A-Za-z0-9_]*)/gi
 
@@ -228,6 +230,16 @@ export const writeAll = (
  * (false outside of one).
  */
 export const hasWritten: Effect.Effect<boolean> = Effect.map(FiberRef.get(heldWrites), (held) => held?.wrote === true)
+
+/**
+ * @internal
+ * The rows the enclosing PostgreSQL transaction keeps (read `FOR UPDATE`), as `table/key/version`;
+ * undefined outside of one.
+ */
+export const transactionLocks: Effect.Effect<Set<string> | undefined> = Effect.map(
+  FiberRef.get(heldWrites),
+  (held) => inTransaction(held) ? held.locked : undefined
+)
 
 /**
  * @internal

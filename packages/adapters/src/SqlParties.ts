@@ -9,7 +9,7 @@ import { PartyRepository } from "@kassa/core/ports/PartyRepository"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Governance from "./sql/driver/governance.js"
+import { Governance } from "./sql/driver/governance.js"
 import { bool, date, flag, int } from "./internal/rows.js"
 
 /** @internal */
@@ -28,6 +28,7 @@ export const layer = Layer.effect(
   PartyRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const governance = yield* Governance
     return {
       findById: (id) =>
         sql`SELECT * FROM parties WHERE id = ${id}`.pipe(
@@ -52,7 +53,7 @@ export const layer = Layer.effect(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie,
           // the shops' cache holds parties too
-          Effect.ensuring(Effect.sync(Governance.invalidate))
+          Effect.ensuring(Effect.sync(governance.invalidate))
         )
     }
   })

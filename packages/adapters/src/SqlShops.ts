@@ -9,7 +9,7 @@ import { type GovernedShop, ShopRepository } from "@kassa/core/ports/ShopReposit
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Governance from "./sql/driver/governance.js"
+import { Governance } from "./sql/driver/governance.js"
 import { bool, date, flag, int, json, toJson } from "./internal/rows.js"
 import { fromRow as contractFromRow } from "./SqlContracts.js"
 import { fromRow as partyFromRow } from "./SqlParties.js"
@@ -33,7 +33,8 @@ export const layer = Layer.effect(
   ShopRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const governed = Governance.make<Option.Option<GovernedShop>>()
+    const governance = yield* Governance
+    const governed = governance.make<Option.Option<GovernedShop>>()
     const readGoverned = (partyID: string, id: string) =>
       sql`SELECT s.*, p.name AS p_name, p.email AS p_email, p.is_blocked AS p_is_blocked,
         p.is_suspended AS p_is_suspended, p.created_at AS p_created_at, p.version AS p_version,
@@ -78,13 +79,13 @@ export const layer = Layer.effect(
           Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))),
           Effect.orDie
         ),
-      // Read before almost every command: kept for a moment (see internal/governance).
+      // Read before almost every command: kept for a moment (see sql/driver/governance).
       findGoverned: (partyID, id) =>
         Effect.suspend(() => {
           const key = `${partyID}\u0000${id}`
           const hit = governed.get(key)
           if (hit !== undefined) return Effect.succeed(hit)
-          const readIn = Governance.current()
+          const readIn = governance.current()
           // a shop not found is not remembered: it may be created the next moment
           return Effect.tap(readGoverned(partyID, id), (found) =>
             Effect.sync(() => Option.isSome(found) && governed.set(key, found, readIn)))
@@ -116,7 +117,7 @@ export const layer = Layer.effect(
             WHERE party_id = ${s.partyID} AND id = ${s.id} AND version = ${expected} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie,
-          Effect.ensuring(Effect.sync(Governance.invalidate))
+          Effect.ensuring(Effect.sync(governance.invalidate))
         )
     }
   })

@@ -12,7 +12,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { date, int, json, optString, toJson } from "./internal/rows.js"
 import * as Versioned from "./sql/driver/versioned.js"
-import { touchingOnly, write } from "./sql/driver/writes.js"
+import { insert, touchingOnly } from "./sql/driver/writes.js"
 
 const revive = (d: Date | string | undefined): Date | undefined => (d === undefined ? undefined : new Date(d))
 
@@ -126,7 +126,7 @@ export const layer = Layer.mergeAll(
         findByInteraction: (interactionID) =>
           sql`SELECT ${own} FROM payments WHERE interaction_id = ${interactionID}`.pipe(Effect.map(one), Effect.orDie),
         insert: (p) =>
-          write(sql`INSERT INTO payments ${
+          insert(sql, "payments", sql`INSERT INTO payments ${
             sql.insert({
               invoiceId: p.invoiceID,
               id: p.id,
@@ -161,7 +161,7 @@ export const layer = Layer.mergeAll(
       const sql = yield* SqlClient.SqlClient
       return {
         insert: (r) =>
-          write(sql`INSERT INTO payment_resources ${
+          insert(sql, "payment_resources", sql`INSERT INTO payment_resources ${
             sql.insert({
               token: r.token,
               session: r.session,

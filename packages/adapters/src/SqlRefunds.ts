@@ -7,39 +7,67 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { ChargebackRecord } from "@kassa/core/chargeback/Chargeback"
 import { ChargebackRepository } from "@kassa/core/ports/ChargebackRepository"
 import { RefundRepository } from "@kassa/core/ports/RefundRepository"
-import type { RefundRecord } from "@kassa/core/refund/Refund"
+import * as Allocation from "@kassa/core/allocation/Allocation"
+import * as Cart from "@kassa/core/cart/Cart"
+import { RefundError, type RefundRecord, RefundStatus } from "@kassa/core/refund/Refund"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { date, int, json, opt, optString, toJson } from "./internal/rows.js"
-import { touchingOnly, write } from "./sql/driver/writes.js"
+import * as Schema from "effect/Schema"
+import { date, DateColumn, int, IntColumn, JsonColumn, opt, OptionalText, optString, toJson } from "./internal/rows.js"
+import { insert, touchingOnly } from "./sql/driver/writes.js"
 
 const refundData = (r: RefundRecord) => ({ reason: r.reason, cart: r.cart, allocation: r.allocation, error: r.error })
 
-/** The columns `refundFromRow` reads, named (a statement prepared with `*` breaks when a column is added). */
+/** The columns `RefundRow` reads, named (a statement prepared with `*` breaks when a column is added). */
 const refundColumns = "id, invoice_id, payment_id, party_id, shop_id, external_id, created_at, amount, currency, status, fee, data, version"
 
-const refundFromRow = (r: any): RefundRecord => {
-  const d = json<ReturnType<typeof refundData>>(r.data)
-  return {
-    id: r.id,
-    invoiceID: r.invoiceId,
-    paymentID: r.paymentId,
-    partyID: r.partyId,
-    shopID: r.shopId,
-    ...opt("externalID", optString(r.externalId)),
-    createdAt: date(r.createdAt),
-    amount: int(r.amount),
-    currency: r.currency,
-    ...opt("reason", d.reason),
-    ...opt("cart", d.cart),
-    ...opt("allocation", d.allocation),
-    status: r.status,
-    ...opt("error", d.error),
-    fee: int(r.fee),
-    version: int(r.version)
-  }
-}
+/** A `refunds` row, as `refundColumns` reads it. */
+const RefundRow = Schema.Struct({
+  id: Schema.String,
+  invoiceId: Schema.String,
+  paymentId: Schema.String,
+  partyId: Schema.String,
+  shopId: Schema.String,
+  externalId: OptionalText,
+  createdAt: DateColumn,
+  amount: IntColumn,
+  currency: Schema.String,
+  status: RefundStatus,
+  fee: IntColumn,
+  data: JsonColumn(Schema.Struct({
+    reason: Schema.optional(Schema.String),
+    cart: Schema.optional(Schema.Array(Cart.InvoiceLine)),
+    allocation: Schema.optional(Schema.Array(Allocation.AllocationTransaction)),
+    error: Schema.optional(RefundError)
+  })),
+  version: IntColumn
+})
+
+const refundsOf = (rows: ReadonlyArray<unknown>): Effect.Effect<Array<RefundRecord>> =>
+  Schema.decodeUnknown(Schema.Array(RefundRow))(rows).pipe(
+    Effect.map((decoded) =>
+      decoded.map(({ data: d, ...r }): RefundRecord => ({
+        id: r.id,
+        invoiceID: r.invoiceId,
+        paymentID: r.paymentId,
+        partyID: r.partyId,
+        shopID: r.shopId,
+        ...opt("externalID", r.externalId),
+        createdAt: r.createdAt,
+        amount: r.amount,
+        currency: r.currency,
+        ...opt("reason", d.reason),
+        ...opt("cart", d.cart),
+        ...opt("allocation", d.allocation),
+        status: r.status,
+        ...opt("error", d.error),
+        fee: r.fee,
+        version: r.version
+      }))
+    ),
+    Effect.orDie
+  )
 
 const chargebackFromRow = (r: any): ChargebackRecord => ({
   id: r.id,
@@ -71,22 +99,25 @@ export const layer = Layer.mergeAll(
       return {
         findById: (invoiceID, paymentID, id) =>
           read(sql`SELECT ${own} FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}`).pipe(
-            Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(refundFromRow))),
-            Effect.orDie
+            Effect.orDie,
+            Effect.flatMap(refundsOf),
+            Effect.map((refunds) => Option.fromNullable(refunds[0]))
           ),
         findOfParty: (partyID, invoiceID, paymentID, id) =>
           read(sql`SELECT ${own} FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}
               AND party_id = ${partyID}`).pipe(
-            Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(refundFromRow))),
-            Effect.orDie
+            Effect.orDie,
+            Effect.flatMap(refundsOf),
+            Effect.map((refunds) => Option.fromNullable(refunds[0]))
           ),
         listByPayment: (invoiceID, paymentID) =>
           read(sql`SELECT ${own} FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}`).pipe(
-            Effect.map((rows) => byNumber(rows.map(refundFromRow))),
-            Effect.orDie
+            Effect.orDie,
+            Effect.flatMap(refundsOf),
+            Effect.map(byNumber)
           ),
         insert: (r) =>
-          write(sql`INSERT INTO refunds ${
+          insert(sql, "refunds", sql`INSERT INTO refunds ${
             sql.insert({
               invoiceId: r.invoiceID,
               paymentId: r.paymentID,

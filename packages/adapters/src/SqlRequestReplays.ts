@@ -45,7 +45,7 @@ import * as Option from "effect/Option"
 import * as Batcher from "./sql/driver/batcher.js"
 import * as RealTime from "./internal/realTime.js"
 import { type Claim, currentClaim, isDuplicate } from "./internal/requestClaims.js"
-import { writeAll } from "./sql/driver/writes.js"
+import { changing, writeAll } from "./sql/driver/writes.js"
 import { shutdownGrace } from "./SqlTransactions.js"
 import { withWork } from "./sql/driver/Statements.js"
 
@@ -128,13 +128,16 @@ export const layer = Layer.scoped(
 
     const store = yield* Batcher.make(
       (answers: ReadonlyArray<readonly [key: string, answer: Answer, now: number]>) =>
-        tx.atomicWrites(writeAll(sql, [
+        tx.withTransaction(writeAll(sql, [
           ...answers.map(([key, { body, status }]) =>
-            sql`UPDATE request_replays SET status = ${status}, body = ${body} WHERE key = ${key}`
+            changing("request_replays", sql`UPDATE request_replays SET status = ${status}, body = ${body} WHERE key = ${key}`)
           ),
-          sql`DELETE FROM request_replays WHERE key IN (
-            SELECT key FROM request_replays WHERE created_at <= ${answers[0]![2] - WINDOW_MS}
-            ORDER BY created_at LIMIT ${PRUNED_PER_BATCH})`
+          changing(
+            "request_replays",
+            sql`DELETE FROM request_replays WHERE key IN (
+              SELECT key FROM request_replays WHERE created_at <= ${answers[0]![2] - WINDOW_MS}
+              ORDER BY created_at LIMIT ${PRUNED_PER_BATCH})`
+          )
         ])).pipe(withWork("requestReplays")),
       { maxBatch: 64 }
     )

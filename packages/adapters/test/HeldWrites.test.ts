@@ -14,7 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { write } from "../src/sql/driver/writes.js"
+import { changing, inserting, type Write, writeAll } from "../src/sql/driver/writes.js"
 
 /** Runs `effect` counting the statements it sends (BEGIN and COMMIT are none). */
 const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -29,19 +29,18 @@ const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     )
   })
 
-const event = (aggregateID: string, changes: ReadonlyArray<unknown>, first = false) => ({
+const event = (aggregateID: string, changes: ReadonlyArray<unknown>) => ({
   aggregateType: "invoice",
   aggregateID,
   partyID: "p",
-  changes,
-  first
+  changes
 })
 
 /** The services, and an aggregate with its first event. */
 const fresh = Effect.gen(function*() {
   const log = yield* EventLog
   const x = `inv-${RandomIds.make()}`
-  yield* log.append(event(x, ["created"], true))
+  yield* log.append(event(x, ["created"]))
   return { log, x, timers: yield* Timers, tx: yield* Transactions, sql: yield* SqlClient.SqlClient }
 })
 
@@ -67,12 +66,12 @@ for (const dialect of Dialects.dialects()) {
       Effect.gen(function*() {
         const { log, sql, timers, tx, x } = yield* fresh
         const [seen, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
-          yield* log.record(event(x, ["a"]))
+          yield* log.append(event(x, ["a"]))
           yield* scheduleTimer(x)
           const seen = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
           // two events of one aggregate never share a statement: they would read one head
-          yield* log.record(event(x, ["b"]))
-          yield* log.record(event(x, ["c"]))
+          yield* log.append(event(x, ["b"]))
+          yield* log.append(event(x, ["c"]))
           yield* timers.cancel(TIMER, x)
           return seen.map((e) => [e.id, e.changes])
         })))
@@ -98,7 +97,7 @@ for (const dialect of Dialects.dialects()) {
         const ledger = yield* Ledger
         const [seen, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
           yield* scheduleTimer(x)
-          yield* log.record(event(x, ["a"]))
+          yield* log.append(event(x, ["a"]))
           const plan = yield* ledger.plan(`plan-${x}`)
           const seen = yield* sql`SELECT 1 FROM timers WHERE kind = ${TIMER} AND subject = ${x}`
           return [plan._tag, seen.length]
@@ -117,7 +116,7 @@ for (const dialect of Dialects.dialects()) {
       Effect.gen(function*() {
         const { log, tx, x } = yield* fresh
         const failed = yield* tx.withTransaction(Effect.gen(function*() {
-          yield* log.record(event(x, ["lost"]))
+          yield* log.append(event(x, ["lost"]))
           yield* scheduleTimer(x)
           return yield* Effect.fail("boom" as const)
         })).pipe(Effect.flip)
@@ -125,37 +124,40 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(yield* changesOf(x), [["created"]])
         assert.strictEqual(yield* timersOf(x), 0)
         // the number the lost event would have taken is the next one's
-        yield* log.record(event(x, ["next"]))
+        yield* log.append(event(x, ["next"]))
         const after = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
         assert.deepStrictEqual(after.map((e) => e.id), [1, 2])
       }))
 
     it.effect("a write the database refuses at the COMMIT fails the transaction, and its other writes with it", () =>
       Effect.gen(function*() {
-        const { log, tx, x } = yield* fresh
+        const { log, sql, tx, x } = yield* fresh
+        const row = { kind: `${TIMER}.twice`, subject: x, dueAt: 4_000_000_000_000, payload: "null" }
+        yield* sql`INSERT INTO timers ${sql.insert(row)}`
         const exit = yield* tx.withTransaction(Effect.gen(function*() {
           yield* scheduleTimer(x)
-          // a second first event of the aggregate: refused when the writes go
-          yield* log.record(event(x, ["again"], true))
+          yield* log.append(event(x, ["again"]))
+          // a timer's row that exists: refused when the writes go
+          yield* writeAll(sql, [inserting("timers", sql`INSERT INTO timers ${sql.insert(row)}`)])
         })).pipe(Effect.exit)
         assert.strictEqual(exit._tag, "Failure")
         assert.strictEqual(yield* timersOf(x), 0)
         assert.deepStrictEqual(yield* changesOf(x), [["created"]])
       }))
 
-    it.effect("a write-only unit inside a transaction is part of it: reads in and after it see the transaction's writes", () =>
+    it.effect("a transaction that only writes, inside another, is part of it: reads in and after it see the writes", () =>
       Effect.gen(function*() {
         const { log, tx, x } = yield* fresh
         const seen = yield* tx.withTransaction(Effect.gen(function*() {
-          yield* log.record(event(x, ["before"]))
-          const inside = yield* tx.atomicWrites(Effect.zipRight(scheduleTimer(x), changesOf(x)))
+          yield* log.append(event(x, ["before"]))
+          const inside = yield* tx.withTransaction(Effect.zipRight(scheduleTimer(x), changesOf(x)))
           return [inside, yield* timersOf(x)] as const
         }))
         assert.deepStrictEqual(seen, [[["created"], ["before"]], 1])
         // and it rolls back with the transaction
         const y = `inv-${RandomIds.make()}`
         const failed = yield* tx.withTransaction(
-          tx.atomicWrites(scheduleTimer(y)).pipe(Effect.zipRight(timersOf(y)), Effect.flatMap((n) => Effect.fail(n)))
+          tx.withTransaction(scheduleTimer(y)).pipe(Effect.zipRight(timersOf(y)), Effect.flatMap((n) => Effect.fail(n)))
         ).pipe(Effect.flip)
         assert.strictEqual(failed, 1)
         assert.strictEqual(yield* timersOf(y), 0)
@@ -206,9 +208,9 @@ for (const dialect of Dialects.dialects()) {
       Effect.gen(function*() {
         const { log, tx, x } = yield* fresh
         const inner = yield* tx.withTransaction(Effect.gen(function*() {
-          yield* log.record(event(x, ["outer"]))
+          yield* log.append(event(x, ["outer"]))
           return yield* tx.withTransaction(Effect.gen(function*() {
-            yield* log.record(event(x, ["inner"]))
+            yield* log.append(event(x, ["inner"]))
             return yield* changesOf(x)
           }))
         }))
@@ -227,8 +229,9 @@ const counters = Effect.gen(function*() {
   const tx = yield* Transactions
   yield* sql`CREATE TABLE IF NOT EXISTS batch_test (k TEXT PRIMARY KEY, n INTEGER NOT NULL)`
   const run = RandomIds.make()
-  const unit = (statement: Statement.Statement<unknown>) => Effect.exit(tx.atomicWrites(write(statement)))
+  const unit = (write: Write) => Effect.exit(tx.withTransaction(writeAll(sql, [write])))
   const insert = (k: string) => sql`INSERT INTO batch_test ${sql.insert({ k: `${run}-${k}`, n: 1 })}`
+  const inserts = (k: string) => inserting("batch_test", insert(k))
   const keys = Effect.map(
     sql<{ k: string; n: number }>`SELECT k, n FROM batch_test WHERE k LIKE ${`${run}-%`} ORDER BY k`,
     (rows) => rows.map((r) => [r.k.slice(run.length + 1), Number(r.n)] as const)
@@ -236,7 +239,7 @@ const counters = Effect.gen(function*() {
   // the statements sent under a work of the run's own
   const work = `batch-${run}`
   const sent = Effect.map(Statements.StatementCounts, (counts) => counts.snapshot().get(work) ?? 0)
-  return { sql, run, unit, insert, keys, sent, inWork: Statements.withWork(work) }
+  return { sql, run, unit, insert, inserts, keys, sent, inWork: Statements.withWork(work) }
 })
 
 for (const dialect of Dialects.dialects()) {
@@ -246,13 +249,13 @@ for (const dialect of Dialects.dialects()) {
       it.effect("units that only insert go as one statement (PostgreSQL), and a unit that fails fails alone", () =>
         Effect.gen(function*() {
           const c = yield* counters
-          const together = yield* c.inWork(Effect.forEach(units(12), (i) => c.unit(c.insert(`a${i}`)), { concurrency: "unbounded" }))
+          const together = yield* c.inWork(Effect.forEach(units(12), (i) => c.unit(c.inserts(`a${i}`)), { concurrency: "unbounded" }))
           assert.isTrue(together.every(Exit.isSuccess))
           const sent = yield* c.sent
           if (dialect === "pg") assert.isAtMost(sent, 4, `${sent} statements for 12 units`)
           else assert.strictEqual(sent, 12)
           yield* c.insert("dup")
-          const exits = yield* Effect.forEach(units(12), (i) => c.unit(c.insert(i === 5 ? "dup" : `b${i}`)), { concurrency: "unbounded" })
+          const exits = yield* Effect.forEach(units(12), (i) => c.unit(c.inserts(i === 5 ? "dup" : `b${i}`)), { concurrency: "unbounded" })
           assert.deepStrictEqual(exits.map(Exit.isSuccess), units(12).map((i) => i !== 5))
           const keys = (yield* c.keys).map(([k]) => k)
           assert.deepStrictEqual(keys, [...units(12).map((i) => `a${i}`), ...units(12).filter((i) => i !== 5).map((i) => `b${i}`), "dup"].sort())
@@ -263,10 +266,10 @@ for (const dialect of Dialects.dialects()) {
           const c = yield* counters
           const k = `${c.run}-row`
           yield* c.sql`INSERT INTO batch_test (k, n) VALUES (${k}, 0)`
-          const updates = yield* Effect.forEach(units(10), () => c.unit(c.sql`UPDATE batch_test SET n = n + 1 WHERE k = ${k}`), { concurrency: "unbounded" })
+          const updates = yield* Effect.forEach(units(10), () => c.unit(changing("batch_test", c.sql`UPDATE batch_test SET n = n + 1 WHERE k = ${k}`)), { concurrency: "unbounded" })
           assert.isTrue(updates.every(Exit.isSuccess))
           const upsert = (key: string) =>
-            c.sql`INSERT INTO batch_test (k, n) VALUES (${key}, 1) ON CONFLICT (k) DO UPDATE SET n = batch_test.n + 1`
+            inserting("batch_test", c.sql`INSERT INTO batch_test (k, n) VALUES (${key}, 1) ON CONFLICT (k) DO UPDATE SET n = batch_test.n + 1`)
           const upserts = yield* Effect.forEach(units(10), () => c.unit(upsert(`${c.run}-up`)), { concurrency: "unbounded" })
           assert.isTrue(upserts.every(Exit.isSuccess))
           assert.deepStrictEqual(yield* c.keys, [["row", 10], ["up", 10]])

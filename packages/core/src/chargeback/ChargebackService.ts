@@ -81,11 +81,10 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
       })
 
     const record = (c: ChargebackRecord) =>
-      events.record({
+      events.append({
         aggregateType: AGGREGATE,
         aggregateID: `${c.invoiceID}/${c.paymentID}/${c.id}`,
         partyID: c.partyID,
-        first: c.version === 1,
         changes: [{ changeType: "ChargebackChanged", chargeback: { ...toChargeback(c), createdAt: c.createdAt.toISOString() } }]
       })
 
@@ -96,7 +95,7 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
           return yield* new VersionConflict({ what: `payment ${p.invoiceID}/${p.id}` })
         }
         const change: typeof PaymentChargedBack.Type = { changeType: "PaymentChargedBack", paymentID: p.id, chargebackID: c.id }
-        yield* events.record({ aggregateType: INVOICE_AGGREGATE, aggregateID: p.invoiceID, partyID: p.partyID, first: false, changes: [change] })
+        yield* events.append({ aggregateType: INVOICE_AGGREGATE, aggregateID: p.invoiceID, partyID: p.partyID, changes: [change] })
       })
 
     /** Opens a chargeback on a captured payment (the operator). */

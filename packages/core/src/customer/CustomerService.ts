@@ -80,13 +80,12 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
         Option.isSome(o) && o.value.deletedAt === undefined ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Customer", id)))
 
     /** Appends customer changes: the specification's ones encoded, lifecycle ones as they are. */
-    const append = (c: CustomerRecord, changes: ReadonlyArray<CustomerChange | { readonly changeType: string }>, first = false) =>
-      events.record({
+    const append = (c: CustomerRecord, changes: ReadonlyArray<CustomerChange | { readonly changeType: string }>) =>
+      events.append({
         aggregateType: AGGREGATE,
         aggregateID: c.id,
         partyID: c.partyID,
-        changes: changes.map((x) => (publicChange(x) ? encodeChange(x) : x)),
-        first
+        changes: changes.map((x) => (publicChange(x) ? encodeChange(x) : x))
       })
 
     const create = Traced.fn("CustomerService.create")(function*(caller: string, params: CustomerParams) {
@@ -125,7 +124,7 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
           if (Option.isSome(prior)) return yield* replay(prior.value)
         }
         yield* customers.insert(customer)
-        yield* append(customer, [{ changeType: "CustomerCreated" }], true)
+        yield* append(customer, [{ changeType: "CustomerCreated" }])
         return customer
       }))
       return yield* answer(saved)

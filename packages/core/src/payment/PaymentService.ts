@@ -215,7 +215,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
     const appendEvent = (invoice: { readonly id: string; readonly partyID: string }, changes: ReadonlyArray<InvoiceChange>) =>
       changes.length === 0
         ? Effect.void
-        : events.record({ aggregateType: INVOICE, aggregateID: invoice.id, partyID: invoice.partyID, changes: encodeChanges(changes) })
+        : events.append({ aggregateType: INVOICE, aggregateID: invoice.id, partyID: invoice.partyID, changes: encodeChanges(changes) })
 
     /**
      * Runs one command of the payment machine with everything it implies, atomically.

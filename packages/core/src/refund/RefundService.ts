@@ -94,7 +94,7 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
     })
 
     const append = (partyID: string, invoiceID: string, changes: ReadonlyArray<InvoiceChange>) =>
-      events.record({ aggregateType: INVOICE, aggregateID: invoiceID, partyID, changes: encodeChanges(changes) })
+      events.append({ aggregateType: INVOICE, aggregateID: invoiceID, partyID, changes: encodeChanges(changes) })
 
     /** The refund's postings: each allocated shop gives back its part, the invoice's shop the rest and the fee. */
     const postings = (p: PaymentRecord, r: RefundRecord) =>

@@ -13,7 +13,7 @@ import type * as Statement from "@effect/sql/Statement"
 import * as Contention from "@kassa/core/Contention"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
-import { touchingOnly, transactionLocks, write } from "./writes.js"
+import { change, touchingOnly, transactionLocks } from "./writes.js"
 
 const lockKey = (table: string, key: string, version: unknown) => `${table}/${key}/${Number(version)}`
 
@@ -51,7 +51,7 @@ export const update = (
   Effect.flatMap(transactionLocks, (locks) => {
     if (locks !== undefined && locks.delete(lockKey(table, key, versions.expected))) {
       locks.add(lockKey(table, key, versions.next))
-      return Effect.as(write(statement(sql.literal(""))), true)
+      return Effect.as(change(sql, table, statement(sql.literal(""))), true)
     }
     return statement(sql.literal("RETURNING 1")).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
   })

@@ -1,41 +1,72 @@
 /**
  * @internal
  * Writes that may be held back (PostgreSQL): repositories' pure writes, whose answers nobody
- * reads, are collected and sent as one statement (data-modifying CTEs).
+ * reads, are collected and sent as one statement (data-modifying CTEs), composed from the
+ * fragments they were built of.
  *
- * - Inside `Transactions.atomicWrites` they go when the unit ends: the unit only writes.
  * - Inside a transaction they go before its next other statement (a read sees them) and before
  *   `COMMIT`: a transaction's run of writes costs one round trip.
+ * - A transaction opens (`BEGIN`) at its first statement: one whose body only writes never
+ *   opens, and its writes go as one statement when it ends, batched with other such units.
  *
  * On SQLite nothing waits: inside a group-commit unit, which holds the one connection, a write
  * runs on that connection at once (`Direct`), without the statement machinery around it.
  */
-import type * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlClient from "@effect/sql/SqlClient"
 import type * as SqlConnection from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
 import * as Option from "effect/Option"
-import type * as Scope from "effect/Scope"
-import { currentWork, withWork } from "./Statements.js"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import * as Batcher from "./batcher.js"
+import { currentWork, withWork } from "./Statements.js"
 
-type Compiled = readonly [text: string, params: ReadonlyArray<unknown>]
+/** @internal A statement as built: its own CTEs (named), and the statement that uses them. */
+export interface Built {
+  readonly ctes: ReadonlyArray<readonly [name: string, statement: Statement.Fragment]>
+  readonly main: Statement.Statement<unknown>
+}
 
-/** @internal Writes held back (PostgreSQL's, compiled), and the tables they write. */
-export interface Held {
+/**
+ * @internal
+ * A write whose answer nobody reads, as its repository built it: what it does (`insert` adds rows,
+ * or upserts them: a second write of such a row in one statement fails instead of being lost, so
+ * units of such writes may share a statement; `change` updates or deletes), the tables it writes,
+ * and its statement, whose own CTEs are named with `name` (names a combined statement keeps apart).
+ */
+export interface Write {
+  readonly kind: "insert" | "change"
+  readonly tables: ReadonlyArray<string>
+  readonly build: (name: (local: string) => string) => Built
+}
+
+/** @internal An insert into `table` (or an upsert). */
+export const inserting = (table: string, statement: Statement.Statement<unknown>): Write => ({
+  kind: "insert",
+  tables: [table],
+  build: () => ({ ctes: [], main: statement })
+})
+
+/** @internal An update or delete of `table`. */
+export const changing = (table: string, statement: Statement.Statement<unknown>): Write => ({
+  kind: "change",
+  tables: [table],
+  build: () => ({ ctes: [], main: statement })
+})
+
+/** Writes held back (PostgreSQL's), and the tables they write. */
+interface Held {
   readonly sql: SqlClient.SqlClient
-  /** Sends them, as one statement. */
-  readonly send: (statements: ReadonlyArray<Compiled>) => Effect.Effect<void, SqlError>
-  readonly statements: Array<Compiled>
+  readonly writes: Array<Write>
   readonly tables: Set<string>
-  /** A transaction's: sent before any other statement of the fiber. */
-  readonly untilRead: boolean
   /** Whether a write was held here (sent since or not). */
   wrote: boolean
-  /** A transaction's: the rows it keeps (read `FOR UPDATE`), as `table/key/version`. */
+  /** The rows the transaction keeps (read `FOR UPDATE`), as `table/key/version`. */
   readonly locked: Set<string>
 }
 
@@ -51,16 +82,43 @@ export interface Direct {
   wrote: boolean
 }
 
-/** @internal The writes held back by the enclosing unit or transaction, if any, or the connection they run on. */
+/** @internal The writes held back by the enclosing transaction, if any, or the connection they run on. */
 export const heldWrites = FiberRef.unsafeMake<Held | Direct | undefined>(undefined)
 
 const isDirect = (held: Held | Direct): held is Direct => "conn" in held
 
-/** A transaction's held writes (not a unit's, nor a SQLite unit's connection). */
-const inTransaction = (held: Held | Direct | undefined): held is Held => held !== undefined && !isDirect(held) && held.untilRead
+/** A transaction's held writes (not a SQLite unit's connection). */
+const inTransaction = (held: Held | Direct | undefined): held is Held => held !== undefined && !isDirect(held)
 
-const execute = (direct: Direct, [text, params]: Compiled): Effect.Effect<void, SqlError> =>
-  Effect.asVoid(direct.conn.executeRaw(text, params))
+const ctesOf = (sql: SqlClient.SqlClient, ctes: Built["ctes"]) =>
+  sql.join(", ", false)(ctes.map(([name, statement]) => sql`${sql.literal(name)} AS (${statement})`))
+
+/** One write as a statement of its own. */
+const alone = (sql: SqlClient.SqlClient, write: Write): Statement.Statement<unknown> => {
+  const { ctes, main } = write.build((local) => local)
+  return ctes.length === 0 ? main : sql`WITH ${ctesOf(sql, ctes)} ${main}`
+}
+
+/**
+ * PostgreSQL: the writes as one statement, each but the last a data-modifying CTE (`w0`, `w1`,
+ * …), their own CTEs named apart (`w0_head`, …). One statement is atomic without a transaction
+ * around it, and its parts see one snapshot.
+ */
+const combine = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Statement.Statement<unknown> => {
+  if (writes.length === 1) return alone(sql, writes[0]!)
+  const ctes: Array<readonly [string, Statement.Fragment]> = []
+  let last: Statement.Statement<unknown> | undefined
+  writes.forEach((write, i) => {
+    const built = write.build((local) => `w${i}_${local}`)
+    ctes.push(...built.ctes)
+    if (i < writes.length - 1) ctes.push([`w${i}`, built.main])
+    else last = built.main
+  })
+  return sql`WITH ${ctesOf(sql, ctes)} ${last!}`
+}
+
+const sendCombined = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Effect.Effect<void, SqlError> =>
+  Effect.asVoid(combine(sql, writes))
 
 /**
  * A write on a unit's own connection. Traced, it has its span as any statement has; statement
@@ -69,165 +127,76 @@ const execute = (direct: Direct, [text, params]: Compiled): Effect.Effect<void, 
 const runDirect = (direct: Direct, statement: Statement.Statement<unknown>): Effect.Effect<void, SqlError> =>
   Effect.withFiberRuntime((fiber) => {
     direct.wrote = true
+    const execute = (s: Statement.Statement<unknown>) => {
+      const [text, params] = s.compile()
+      return Effect.asVoid(direct.conn.executeRaw(text, params))
+    }
     const transform = fiber.getFiberRef(Statement.currentTransformer)
-    if (transform._tag === "None" && !fiber.getFiberRef(FiberRef.currentTracerEnabled)) return execute(direct, statement.compile())
+    if (transform._tag === "None" && !fiber.getFiberRef(FiberRef.currentTracerEnabled)) return execute(statement)
     return Effect.useSpan("sql.execute", { kind: "client", captureStackTrace: false }, (span) => {
       const run = (s: Statement.Statement<unknown>) => {
-        const compiled = s.compile()
-        span.attribute("db.query.text", compiled[0])
-        return execute(direct, compiled)
+        span.attribute("db.query.text", s.compile()[0])
+        return execute(s)
       }
       return transform._tag === "None" ? run(statement) : Effect.flatMap(transform.value(statement, direct.sql, fiber.getFiberRefs(), span), run)
     })
   })
 
-const makeHeld = (
-  sql: SqlClient.SqlClient,
-  untilRead: boolean,
-  send: Held["send"] = (statements) => sendCompiled(sql, statements)
-): Held => ({ sql, send, statements: [], tables: new Set(), untilRead, wrote: false, locked: new Set() })
-
-const target = /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?([A-Za-z_][A-Za-z0-9_]*)/gi
-
-/** The writes a statement makes, by kind and table (an upsert's `DO UPDATE SET` is none). */
-const writesOf = (text: string): Array<{ readonly kind: "INSERT" | "UPDATE" | "DELETE"; readonly table: string }> => {
-  const writes: Array<{ readonly kind: "INSERT" | "UPDATE" | "DELETE"; readonly table: string }> = []
-  for (const m of text.matchAll(target)) {
-    if (m[2]!.toUpperCase() === "SET") continue
-    writes.push({ kind: m[1]!.slice(0, 6).toUpperCase() as "INSERT" | "UPDATE" | "DELETE", table: m[2]!.toLowerCase() })
-  }
-  return writes
-}
-
-/** The tables a statement writes. */
-const tablesOf = (text: string): Array<string> => writesOf(text).map((w) => w.table)
-
-const placeholder = /\$(\d+)/g
-
-/**
- * A statement's own leading CTEs (`h AS (…), e AS (…)`, or "" when it has none) and the rest. Its
- * CTEs join the combined statement's list: data-modifying CTEs may only stand at the top level.
- */
-const splitWith = (text: string): readonly [ctes: string, main: string] => {
-  if (!/^\s*WITH\s/i.test(text)) return ["", text]
-  const start = text.search(/WITH\s/i) + 4
-  let i = start
-  for (;;) {
-    const open = text.indexOf("(", i)
-    if (open < 0) throw new Error(`writes: cannot read the CTEs of ${text.slice(0, 80)}`)
-    let depth = 1
-    let j = open + 1
-    for (; depth > 0 && j < text.length; j++) depth += text[j] === "(" ? 1 : text[j] === ")" ? -1 : 0
-    if (depth > 0) throw new Error(`writes: unbalanced parentheses in ${text.slice(0, 80)}`)
-    const comma = /^\s*,/.exec(text.slice(j))
-    if (comma === null) return [text.slice(start, j).trim(), text.slice(j).trim()]
-    i = j + comma[0].length
-  }
-}
-
-/**
- * PostgreSQL: the statements as one, each but the last a data-modifying CTE; parameters
- * renumbered. One statement is atomic without a transaction around it. A statement's own CTEs
- * are hoisted, so their names must differ from the others' (and from `w0`, `w1`, …).
- */
-const combine = (statements: ReadonlyArray<Compiled>): Compiled => {
-  if (statements.length === 1) return statements[0]!
-  const ctes: Array<string> = []
-  const params: Array<unknown> = []
-  let last = ""
-  statements.forEach(([text, values], i) => {
-    const offset = params.length
-    const [own, main] = splitWith(offset === 0 ? text : text.replace(placeholder, (_, n: string) => `$${Number(n) + offset}`))
-    params.push(...values)
-    if (own !== "") ctes.push(own)
-    if (i < statements.length - 1) ctes.push(`w${i} AS (${main})`)
-    else last = main
-  })
-  return [`WITH ${ctes.join(", ")} ${last}`, params]
-}
-
-const sendCompiled = (sql: SqlClient.SqlClient, statements: ReadonlyArray<Compiled>): Effect.Effect<void, SqlError> => {
-  const [text, params] = combine(statements)
-  return Effect.asVoid(sql.unsafe(text, params))
-}
-
-const send = (sql: SqlClient.SqlClient, statements: ReadonlyArray<Statement.Statement<unknown>>): Effect.Effect<void, SqlError> =>
-  statements.length === 0 ? Effect.void : sql.onDialectOrElse({
-    pg: () => sendCompiled(sql, statements.map((statement) => statement.compile())),
-    orElse: () => Effect.forEach(statements, (statement) => statement, { discard: true })
-  })
-
 /** Sends what `held` holds (a failed write is a defect, as when sent at once). */
 const flush = (held: Held): Effect.Effect<void> =>
   Effect.suspend(() => {
-    if (held.statements.length === 0) return Effect.void
-    const statements = held.statements.splice(0)
+    if (held.writes.length === 0) return Effect.void
+    const writes = held.writes.splice(0)
     held.tables.clear()
-    return Effect.orDie(held.send(statements))
+    return Effect.orDie(sendCombined(held.sql, writes))
   })
 
-/** Runs `effect` with its writes held in `held`, and sends them when it succeeds. */
-const holdingIn = <A, E, R>(held: Held, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.locally(effect, heldWrites, held).pipe(Effect.tap(() => flush(held)))
-
 /**
- * Holds `statements` back with `held`. Statements held together see one snapshot, so a
- * transaction's write to a table it already holds a write for sends those first: two writes of
- * one row (an aggregate's event head, say) never share a statement. The statements of one call
- * are the caller's to keep independent.
+ * Holds `writes` back with `held`. Writes held together see one snapshot, so a write to a table
+ * the transaction already holds a write for sends those first: two writes of one row (an
+ * aggregate's event head, say) never share a statement. The writes of one call are the caller's
+ * to keep independent.
  */
-const hold = (held: Held, statements: ReadonlyArray<Statement.Statement<unknown>>): Effect.Effect<void> =>
+const hold = (held: Held, writes: ReadonlyArray<Write>): Effect.Effect<void> =>
   Effect.suspend(() => {
-    const compiled = statements.map((statement) => statement.compile())
     held.wrote = true
-    if (!held.untilRead) {
-      held.statements.push(...compiled)
-      return Effect.void
-    }
-    const tables = compiled.flatMap(([text]) => tablesOf(text))
     const push = Effect.sync(() => {
-      held.statements.push(...compiled)
-      for (const table of tables) held.tables.add(table)
+      held.writes.push(...writes)
+      for (const write of writes) for (const table of write.tables) held.tables.add(table)
     })
-    return tables.some((table) => held.tables.has(table)) ? Effect.zipRight(flush(held), push) : push
+    return writes.some((write) => write.tables.some((table) => held.tables.has(table))) ? Effect.zipRight(flush(held), push) : push
   })
-
-/**
- * @internal
- * Runs a write whose answer nobody reads, or holds it back for the enclosing unit or
- * transaction. A write with CTEs of its own has them hoisted when it goes with others
- * (PostgreSQL allows data-modifying CTEs at the top level only): their names must not be
- * another held write's.
- */
-export const write = (statement: Statement.Statement<unknown>): Effect.Effect<void> =>
-  Effect.flatMap(FiberRef.get(heldWrites), (held) =>
-    held === undefined
-      ? Effect.orDie(Effect.asVoid(statement))
-      : isDirect(held)
-      ? Effect.orDie(runDirect(held, statement))
-      : hold(held, [statement]))
 
 /**
  * @internal
  * Writes whose answers nobody reads, in order: one statement on PostgreSQL, where they see the
  * same snapshot (so none may depend on another's effect), one after the other elsewhere. Held
- * back like `write`'s inside a unit or a transaction.
+ * back inside a transaction.
  */
-export const writeAll = (
-  sql: SqlClient.SqlClient,
-  statements: ReadonlyArray<Statement.Statement<unknown>>
-): Effect.Effect<void, SqlError> =>
+export const writeAll = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Effect.Effect<void> =>
   Effect.flatMap(FiberRef.get(heldWrites), (held) =>
-    held === undefined
-      ? send(sql, statements)
+    writes.length === 0
+      ? Effect.void
+      : held === undefined
+      ? Effect.orDie(sql.onDialectOrElse({
+        pg: () => sendCombined(sql, writes),
+        orElse: () => Effect.forEach(writes, (write) => alone(sql, write), { discard: true })
+      }))
       : isDirect(held)
-      ? Effect.forEach(statements, (statement) => runDirect(held, statement), { discard: true })
-      : hold(held, statements))
+      ? Effect.orDie(Effect.forEach(writes, (write) => runDirect(held, alone(sql, write)), { discard: true }))
+      : hold(held, writes))
+
+/** @internal An insert (or upsert) into `table` whose answer nobody reads (see `writeAll`). */
+export const insert = (sql: SqlClient.SqlClient, table: string, statement: Statement.Statement<unknown>): Effect.Effect<void> =>
+  writeAll(sql, [inserting(table, statement)])
+
+/** @internal An update or delete of `table` whose answer nobody reads (see `writeAll`). */
+export const change = (sql: SqlClient.SqlClient, table: string, statement: Statement.Statement<unknown>): Effect.Effect<void> =>
+  writeAll(sql, [changing(table, statement)])
 
 /**
  * @internal
- * Whether the enclosing unit or transaction has made a write through `write` or `writeAll`
- * (false outside of one).
+ * Whether the enclosing transaction has made a write through `writeAll` (false outside of one).
  */
 export const hasWritten: Effect.Effect<boolean> = Effect.map(FiberRef.get(heldWrites), (held) => held?.wrote === true)
 
@@ -241,43 +210,9 @@ export const transactionLocks: Effect.Effect<Set<string> | undefined> = Effect.m
   (held) => inTransaction(held) ? held.locked : undefined
 )
 
-/**
- * @internal
- * How writes are held back here: until the unit ends (`atomicWrites`), until the transaction's
- * next other statement, or not at all.
- */
-export const holding: Effect.Effect<"unit" | "transaction" | undefined> = Effect.map(
-  FiberRef.get(heldWrites),
-  (held) => held === undefined || isDirect(held) ? undefined : held.untilRead ? "transaction" : "unit"
-)
-
-/**
- * @internal
- * Runs `effect` holding its writes back, then sends them at once (PostgreSQL), with `send` when
- * given (`unitBatcher`'s). Inside a transaction the unit is part of it: its writes wait with the
- * transaction's.
- */
-export const holdingWrites = <A, E, R>(
-  sql: SqlClient.SqlClient,
-  effect: Effect.Effect<A, E, R>,
-  send?: Held["send"]
-): Effect.Effect<A, E, R> =>
-  Effect.flatMap(FiberRef.get(heldWrites), (outer) => {
-    return inTransaction(outer) ? effect : holdingIn(makeHeld(sql, false, send), effect)
-  })
-
 /** A unit's writes that may share a statement with other units' (see `unitBatcher`). */
-const insertsOnly = (statements: ReadonlyArray<Compiled>): boolean => {
-  let params = 0
-  for (const [text, values] of statements) {
-    if (!/^\s*INSERT\b/i.test(text) || writesOf(text).some((w) => w.kind !== "INSERT")) return false
-    params += values.length
-  }
-  return params <= MAX_UNIT_PARAMS
-}
+const insertsOnly = (writes: ReadonlyArray<Write>): boolean => writes.every((write) => write.kind === "insert")
 
-/** A batch's parameters stay below PostgreSQL's 65,535 per statement. */
-const MAX_UNIT_PARAMS = 1_000
 const MAX_BATCH = 32
 /** Batches in flight at once: a unit waits for a batch only while this many are being written. */
 const WRITERS = 2
@@ -292,33 +227,35 @@ const rejected = (error: SqlError): boolean => {
 }
 
 interface Unit {
-  readonly statements: ReadonlyArray<Compiled>
+  readonly writes: ReadonlyArray<Write>
   readonly work: string
 }
 
+/** @internal Sends the writes of a transaction that never opened (one that only wrote). */
+export type SendUnit = (writes: ReadonlyArray<Write>) => Effect.Effect<void, SqlError>
+
 /**
  * @internal
- * PostgreSQL: units of writes (`atomicWrites`) that arrive together go as one statement, one
- * round trip and one commit for all (`Batcher`: the units that arrived while `WRITERS` batches
- * were being written). A statement is all or nothing, so a unit that fails fails the batch, whose
- * units are then sent one by one: only that one fails. When the batch's outcome is unknown (no
- * answer from the server), every unit fails with it and none is sent again.
+ * PostgreSQL: units of writes (transactions that only wrote) that arrive together go as one
+ * statement, one round trip and one commit for all (`Batcher`: the units that arrived while
+ * `WRITERS` batches were being written). A statement is all or nothing, so a unit that fails
+ * fails the batch, whose units are then sent one by one: only that one fails. When the batch's
+ * outcome is unknown (no answer from the server), every unit fails with it and none is sent again.
  *
  * The units of one statement see one snapshot: two writes of one row in different units would
  * not see each other. So only units that only insert are batched (an insert of a row another unit
- * inserts fails, and so does an upsert of it), each with its own parameters below
- * `MAX_UNIT_PARAMS`; any other unit is sent alone.
+ * inserts fails, and so does an upsert of it); any other unit is sent alone.
  */
-export const unitBatcher = (sql: SqlClient.SqlClient): Effect.Effect<Held["send"], never, Scope.Scope> =>
+export const unitBatcher = (sql: SqlClient.SqlClient): Effect.Effect<SendUnit, never, Scope.Scope> =>
   Effect.map(
     Batcher.make(
-      (units: ReadonlyArray<Unit>) => withWork(units[0]!.work)(sendCompiled(sql, units.flatMap((unit) => unit.statements))),
+      (units: ReadonlyArray<Unit>) => withWork(units[0]!.work)(sendCombined(sql, units.flatMap((unit) => unit.writes))),
       { maxBatch: MAX_BATCH, writers: WRITERS, retryAlone: rejected }
     ),
-    (batched) => (statements) =>
-      insertsOnly(statements)
-        ? Effect.flatMap(FiberRef.get(currentWork), (work) => batched({ statements, work }))
-        : sendCompiled(sql, statements)
+    (batched) => (writes) =>
+      insertsOnly(writes)
+        ? Effect.flatMap(FiberRef.get(currentWork), (work) => batched({ writes, work }))
+        : sendCombined(sql, writes)
   )
 
 /** Statements declared to touch only some tables, and those tables. */
@@ -353,32 +290,81 @@ const flushBefore = (prior: Option.Option<Statement.Statement.Transformer>): Sta
     : (statement) => Effect.succeed(statement)
   const transformer: Statement.Statement.Transformer = (statement, sql, refs, span) => {
     const held = FiberRefs.getOrDefault(refs, heldWrites)
-    return inTransaction(held) && held.statements.length > 0 && !independent(statement, held)
+    return inTransaction(held) && held.writes.length > 0 && !independent(statement, held)
       ? Effect.zipRight(flush(held), Effect.suspend(() => next(statement, sql, refs, span)))
       : next(statement, sql, refs, span)
   }
   return Object.assign(transformer, { [flushing]: true })
 }
 
+const withFlushBefore = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.flatMap(FiberRef.get(Statement.currentTransformer), (prior) =>
+    Option.isSome(prior) && flushing in prior.value ? effect : Statement.withTransformer(effect, flushBefore(prior)))
+
+const makeHeld = (sql: SqlClient.SqlClient): Held => ({ sql, writes: [], tables: new Set(), wrote: false, locked: new Set() })
+
 /**
- * @internal
- * Runs a transaction's body (`effect`, run by `transact` between `BEGIN` and `COMMIT`) holding
- * its writes back until its next other statement or its end (PostgreSQL).
+ * A connection that opens its transaction when first used: it takes a connection of the pool
+ * and sends `BEGIN` then. `opened` answers the connection if it has.
  */
-export const holdingUntilRead = <A, E, R>(
-  sql: SqlClient.SqlClient,
-  transact: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>,
-  effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, E, R> =>
-  Effect.flatMap(
-    Effect.zip(FiberRef.get(heldWrites), FiberRef.get(Statement.currentTransformer)),
-    ([outer, prior]) => {
-      const body = transact(Effect.suspend(() => holdingIn(makeHeld(sql, true), effect)))
-      // A nested transaction starts with a savepoint, which is no statement: the outer one's
-      // writes go first, so that the inner one reads them.
-      const started = inTransaction(outer) ? Effect.zipRight(flush(outer), body) : body
-      return Option.isSome(prior) && flushing in prior.value
-        ? started
-        : Statement.withTransformer(started, flushBefore(prior))
+const lazyConnection = (sql: SqlClient.SqlClient, scope: Scope.Scope) =>
+  Effect.map(
+    Effect.cached(Effect.tap(Scope.extend(sql.reserve, scope), (conn) => conn.executeUnprepared("BEGIN", [], undefined))),
+    (open) => {
+      let opened: SqlConnection.Connection | undefined
+      const conn = Effect.tap(open, (c) => (opened = c))
+      const lazy: SqlConnection.Connection = {
+        execute: (text, params, transform) => Effect.flatMap(conn, (c) => c.execute(text, params, transform)),
+        executeRaw: (text, params) => Effect.flatMap(conn, (c) => c.executeRaw(text, params)),
+        executeStream: (text, params, transform) =>
+          Stream.unwrap(Effect.map(conn, (c) => c.executeStream(text, params, transform))),
+        executeValues: (text, params) => Effect.flatMap(conn, (c) => c.executeValues(text, params)),
+        executeUnprepared: (text, params, transform) => Effect.flatMap(conn, (c) => c.executeUnprepared(text, params, transform))
+      }
+      return { lazy, opened: () => opened }
     }
   )
+
+/**
+ * @internal
+ * PostgreSQL's `withTransaction`: runs `effect` holding its writes back until its next other
+ * statement or its end. The transaction opens at its first statement; one that only wrote never
+ * opens, and its writes go as one statement with `sendUnit`. A nested call is a savepoint of the
+ * enclosing transaction (which then opens), whose held writes go first so that it reads them.
+ */
+export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
+<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+  Effect.flatMap(Effect.zip(FiberRef.get(heldWrites), Effect.serviceOption(SqlClient.TransactionConnection)), ([outer, conn]) => {
+    if (Option.isSome(conn)) {
+      const inner = sql.withTransaction(Effect.suspend(() => {
+        const held = makeHeld(sql)
+        return Effect.locally(Effect.tap(effect, () => flush(held)), heldWrites, held)
+      }))
+      return withFlushBefore(inTransaction(outer) ? Effect.zipRight(flush(outer), inner) : inner)
+    }
+    return Effect.uninterruptibleMask((restore) =>
+      Effect.gen(function*() {
+        const scope = yield* Scope.make()
+        const { lazy, opened } = yield* lazyConnection(sql, scope)
+        const held = makeHeld(sql)
+        const exit = yield* restore(effect).pipe(
+          // once open, the held writes go inside it; else they are the unit's, sent below
+          Effect.tap(() => opened() === undefined ? Effect.void : flush(held)),
+          Effect.provideService(SqlClient.TransactionConnection, [lazy, 0]),
+          Effect.locally(heldWrites, held),
+          withFlushBefore,
+          Effect.exit
+        )
+        const conn = opened()
+        const end: Effect.Effect<void, SqlError> = conn !== undefined
+          ? Effect.orDie(conn.executeUnprepared(Exit.isSuccess(exit) ? "COMMIT" : "ROLLBACK", [], undefined))
+          : Exit.isSuccess(exit) && held.writes.length > 0
+          ? sendUnit(held.writes.splice(0))
+          : Effect.void
+        const ended = yield* Effect.exit(restore(end))
+        yield* Scope.close(scope, Exit.isSuccess(ended) ? exit : ended)
+        if (Exit.isFailure(ended)) return yield* Effect.failCause(ended.cause)
+        return yield* exit
+      })
+    )
+  })

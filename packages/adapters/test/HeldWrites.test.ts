@@ -261,6 +261,21 @@ for (const dialect of Dialects.dialects()) {
           assert.deepStrictEqual(keys, [...units(12).map((i) => `a${i}`), ...units(12).filter((i) => i !== 5).map((i) => `b${i}`), "dup"].sort())
         }))
 
+      it.effect("a transaction that only writes may append to an aggregate that has events: numbered after them, in one statement", () =>
+        Effect.gen(function*() {
+          const c = yield* counters
+          const log = yield* EventLog
+          const tx = yield* Transactions
+          const x = `inv-${RandomIds.make()}`
+          yield* log.append(event(x, ["created"]))
+          yield* c.inWork(tx.withTransaction(Effect.zipRight(log.append(event(x, ["more"])), scheduleTimer(x))))
+          assert.deepStrictEqual(yield* changesOf(x), [["created"], ["more"]])
+          assert.strictEqual(yield* timersOf(x), 1)
+          // PostgreSQL: the transaction never opened, its writes went as one statement; SQLite: the
+          // event, its outbox row and the timer on the group's connection
+          assert.strictEqual(yield* c.sent, dialect === "pg" ? 1 : 3)
+        }))
+
       it.effect("units that update or upsert one row, arriving together, each count: none is lost in a shared statement", () =>
         Effect.gen(function*() {
           const c = yield* counters

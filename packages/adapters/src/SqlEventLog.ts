@@ -10,8 +10,21 @@ import { EventLog } from "@kassa/core/ports/EventLog"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { date, int, json, toJson } from "./internal/rows.js"
+import * as Schema from "effect/Schema"
+import { DateColumn, IntColumn, JsonColumn, toJson } from "./internal/rows.js"
 import { inserting, type Write, writeAll } from "./sql/driver/writes.js"
+
+/** An `events` row. */
+const EventRow = Schema.Struct({
+  aggregateType: Schema.String,
+  aggregateId: Schema.String,
+  partyId: Schema.String,
+  id: IntColumn,
+  createdAt: DateColumn,
+  changes: JsonColumn(Schema.Array(Schema.Unknown))
+})
+
+const decodeEvents = Schema.decodeUnknown(Schema.Array(EventRow))
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(
@@ -76,14 +89,15 @@ export const layer = Layer.effect(
         sql`SELECT aggregate_type, aggregate_id, party_id, id, created_at, changes FROM events WHERE aggregate_type = ${q.aggregateType} AND aggregate_id = ${q.aggregateID}
             AND id > ${q.after} ${q.partyID === undefined ? sql.literal("") : sql`AND party_id = ${q.partyID}`}
             ORDER BY id LIMIT ${q.limit}`.pipe(
+          Effect.flatMap(decodeEvents),
           Effect.map((rows) =>
-            rows.map((r: any): Event.StoredEvent => ({
+            rows.map((r): Event.StoredEvent => ({
               aggregateType: r.aggregateType,
               aggregateID: r.aggregateId,
               partyID: r.partyId,
-              id: int(r.id),
-              createdAt: date(r.createdAt),
-              changes: json(r.changes)
+              id: r.id,
+              createdAt: r.createdAt,
+              changes: r.changes
             }))
           ),
           Effect.orDie

@@ -9,19 +9,28 @@ import { PartyRepository } from "@kassa/core/ports/PartyRepository"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { BoolColumn, DateColumn, flag, IntColumn } from "./internal/rows.js"
 import { Governance } from "./sql/driver/governance.js"
-import { bool, date, flag, int } from "./internal/rows.js"
+
+/** A `parties` row. */
+const PartyRow = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  email: Schema.String,
+  isBlocked: BoolColumn,
+  isSuspended: BoolColumn,
+  createdAt: DateColumn,
+  version: IntColumn
+})
+
+const decodeRow = Schema.decodeUnknownSync(PartyRow)
 
 /** @internal */
-export const fromRow = (r: any): Party.PartyRecord => ({
-  id: Ids.PartyID.make(r.id),
-  name: r.name,
-  email: r.email,
-  isBlocked: bool(r.isBlocked),
-  isSuspended: bool(r.isSuspended),
-  createdAt: date(r.createdAt),
-  version: int(r.version)
-})
+export const fromRow = (row: unknown): Party.PartyRecord => {
+  const r = decodeRow(row)
+  return { ...r, id: Ids.PartyID.make(r.id) }
+}
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(

@@ -4,7 +4,7 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { ChargebackRecord } from "@kassa/core/chargeback/Chargeback"
+import { type ChargebackRecord, ChargebackStage, ChargebackStatus } from "@kassa/core/chargeback/Chargeback"
 import { ChargebackRepository } from "@kassa/core/ports/ChargebackRepository"
 import { RefundRepository } from "@kassa/core/ports/RefundRepository"
 import * as Allocation from "@kassa/core/allocation/Allocation"
@@ -14,7 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { date, DateColumn, int, IntColumn, JsonColumn, opt, OptionalText, optString, toJson } from "./internal/rows.js"
+import { DateColumn, IntColumn, JsonColumn, opt, OptionalText, toJson } from "./internal/rows.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
 
 const refundData = (r: RefundRecord) => ({ reason: r.reason, cart: r.cart, allocation: r.allocation, error: r.error })
@@ -69,21 +69,44 @@ const refundsOf = (rows: ReadonlyArray<unknown>): Effect.Effect<Array<RefundReco
     Effect.orDie
   )
 
-const chargebackFromRow = (r: any): ChargebackRecord => ({
-  id: r.id,
-  invoiceID: r.invoiceId,
-  paymentID: r.paymentId,
-  partyID: r.partyId,
-  shopID: r.shopId,
-  createdAt: date(r.createdAt),
-  body: int(r.body),
-  levy: int(r.levy),
-  currency: r.currency,
-  ...opt("reasonCode", optString(r.reasonCode)),
-  stage: r.stage,
-  status: r.status,
-  version: int(r.version)
+/** A `chargebacks` row. */
+const ChargebackRow = Schema.Struct({
+  id: Schema.String,
+  invoiceId: Schema.String,
+  paymentId: Schema.String,
+  partyId: Schema.String,
+  shopId: Schema.String,
+  createdAt: DateColumn,
+  body: IntColumn,
+  levy: IntColumn,
+  currency: Schema.String,
+  reasonCode: OptionalText,
+  stage: ChargebackStage,
+  status: ChargebackStatus,
+  version: IntColumn
 })
+
+const chargebacksOf = (rows: ReadonlyArray<unknown>): Effect.Effect<Array<ChargebackRecord>> =>
+  Schema.decodeUnknown(Schema.Array(ChargebackRow))(rows).pipe(
+    Effect.map((decoded) =>
+      decoded.map((r): ChargebackRecord => ({
+        id: r.id,
+        invoiceID: r.invoiceId,
+        paymentID: r.paymentId,
+        partyID: r.partyId,
+        shopID: r.shopId,
+        createdAt: r.createdAt,
+        body: r.body,
+        levy: r.levy,
+        currency: r.currency,
+        ...opt("reasonCode", r.reasonCode),
+        stage: r.stage,
+        status: r.status,
+        version: r.version
+      }))
+    ),
+    Effect.orDie
+  )
 
 const byNumber = <A extends { readonly id: string }>(rows: Array<A>) =>
   rows.sort((a, b) => Number(a.id) - Number(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
@@ -149,12 +172,13 @@ export const layer = Layer.mergeAll(
       return {
         findById: (invoiceID, paymentID, id) =>
           read(sql`SELECT * FROM chargebacks WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}`).pipe(
-            Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(chargebackFromRow))),
-            Effect.orDie
+            Effect.orDie,
+            Effect.flatMap(chargebacksOf),
+            Effect.map((chargebacks) => Option.fromNullable(chargebacks[0]))
           ),
         listByPayment: (invoiceID, paymentID) =>
           read(sql`SELECT * FROM chargebacks WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}
-              ORDER BY created_at, id`).pipe(Effect.map((rows) => rows.map(chargebackFromRow)), Effect.orDie),
+              ORDER BY created_at, id`).pipe(Effect.orDie, Effect.flatMap(chargebacksOf)),
         insert: (c) =>
           sql`INSERT INTO chargebacks ${
             sql.insert({

@@ -223,7 +223,7 @@ for (const dialect of Dialects.dialects()) {
 
 const units = (n: number) => Array.from({ length: n }, (_, i) => i)
 
-/** A table of counters, and a unit of writes (`atomicWrites`) of one statement on it. */
+/** A table of counters, and a transaction that only writes one statement on it. */
 const counters = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const tx = yield* Transactions

@@ -11,6 +11,13 @@ export const DateColumn = Schema.transform(IntColumn, Schema.DateFromSelf, {
   encode: (d) => d.getTime()
 })
 
+/** A flag column: SQLite answers 0 / 1, PostgreSQL an INTEGER or a BOOLEAN. */
+export const BoolColumn = Schema.transform(Schema.Union(Schema.Boolean, Schema.Number, Schema.String), Schema.Boolean, {
+  strict: true,
+  decode: (v) => v === true || v === 1 || v === "1" || v === "t",
+  encode: (b) => b
+})
+
 /** A TEXT column that may be NULL: the field is absent when it is. */
 export const OptionalText = Schema.optionalWith(Schema.String, { nullable: true, exact: true })
 

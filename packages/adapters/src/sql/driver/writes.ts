@@ -366,5 +366,5 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
         if (Exit.isFailure(ended)) return yield* Effect.failCause(ended.cause)
         return yield* exit
       })
-    )
+    ).pipe(Effect.withSpan("sql.transaction", { kind: "client", captureStackTrace: false }))
   })

@@ -9,24 +9,45 @@ import { type GovernedShop, ShopRepository } from "@kassa/core/ports/ShopReposit
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { BoolColumn, DateColumn, flag, IntColumn, JsonColumn, toJson } from "./internal/rows.js"
 import { Governance } from "./sql/driver/governance.js"
-import { bool, date, flag, int, json, toJson } from "./internal/rows.js"
 import { fromRow as contractFromRow } from "./SqlContracts.js"
 import { fromRow as partyFromRow } from "./SqlParties.js"
 
-const fromRow = (r: any): Shop.ShopRecord => ({
-  id: Ids.ShopID.make(r.id),
-  partyID: Ids.PartyID.make(r.partyId),
-  createdAt: date(r.createdAt),
-  isBlocked: bool(r.isBlocked),
-  isSuspended: bool(r.isSuspended),
-  currency: r.currency,
-  categoryID: int(r.categoryId),
-  location: json(r.location),
-  details: json(r.details),
-  contractID: Ids.ContractID.make(r.contractId),
-  version: int(r.version)
+/** A `shops` row. */
+const ShopRow = Schema.Struct({
+  id: Schema.String,
+  partyId: Schema.String,
+  createdAt: DateColumn,
+  isBlocked: BoolColumn,
+  isSuspended: BoolColumn,
+  currency: Schema.String,
+  categoryId: IntColumn,
+  location: JsonColumn(Shop.Shop.fields.location),
+  details: JsonColumn(Shop.Shop.fields.details),
+  contractId: Schema.String,
+  version: IntColumn
 })
+
+const decodeRow = Schema.decodeUnknownSync(ShopRow)
+
+const fromRow = (row: unknown): Shop.ShopRecord => {
+  const r = decodeRow(row)
+  return {
+    id: Ids.ShopID.make(r.id),
+    partyID: Ids.PartyID.make(r.partyId),
+    createdAt: r.createdAt,
+    isBlocked: r.isBlocked,
+    isSuspended: r.isSuspended,
+    currency: r.currency,
+    categoryID: r.categoryId,
+    location: r.location,
+    details: r.details,
+    contractID: Ids.ContractID.make(r.contractId),
+    version: r.version
+  }
+}
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(

@@ -18,7 +18,7 @@ import * as String from "effect/String"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import pg from "pg"
-import { nameHotStatements } from "./internal/preparedStatements.js"
+import { nameHotStatements } from "./sql/driver/preparedStatements.js"
 
 /** @since 0.1.0 @category models */
 export type DatabaseConfig =

@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { date, optDate } from "./internal/rows.js"
-import { write } from "./internal/writes.js"
+import { insert } from "./sql/driver/writes.js"
 
 const fromRow = (r: any): ApiKeyRecord => ({
   id: r.id,
@@ -36,7 +36,7 @@ export const layer = Layer.effect(
     }
     return {
       insert: (k) =>
-        write(sql`INSERT INTO api_keys ${
+        insert(sql, "api_keys", sql`INSERT INTO api_keys ${
           sql.insert({
             id: k.id,
             partyId: k.partyID,

@@ -27,7 +27,7 @@ import * as path from "node:path"
 import { countOperations, vaultOperations } from "./Counters.js"
 import { make as randomId } from "./RandomIds.js"
 import { int } from "./internal/rows.js"
-import { write, writeAll } from "./internal/writes.js"
+import { change, changing, inserting, writeAll } from "./sql/driver/writes.js"
 
 const KEY_BYTES = 32
 const IV_BYTES = 12
@@ -336,8 +336,8 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
         const id = randomId(TOKEN_LENGTH)
         const data = seal(key.key, aad.session(id), encodeSecret(secret))
         yield* writeAll(sql, [
-          sql`DELETE FROM vault_sessions WHERE expires_at <= ${now}`,
-          sql`INSERT INTO vault_sessions ${sql.insert({ id, keyId: key.id, data, expiresAt: expiresAt.getTime() })}`
+          changing("vault_sessions", sql`DELETE FROM vault_sessions WHERE expires_at <= ${now}`),
+          inserting("vault_sessions", sql`INSERT INTO vault_sessions ${sql.insert({ id, keyId: key.id, data, expiresAt: expiresAt.getTime() })}`)
         ])
         return id
       })
@@ -377,7 +377,7 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
         return Option.some({ card, secret })
       }).pipe(Effect.orDie)
 
-    const deleteSession = (id: string) => write(sql`DELETE FROM vault_sessions WHERE id = ${id}`)
+    const deleteSession = (id: string) => change(sql, "vault_sessions", sql`DELETE FROM vault_sessions WHERE id = ${id}`)
 
     const BATCH = 200
 

@@ -80,10 +80,10 @@ export const layer = Layer.effect(
             version: c.version
           })
         }`.pipe(Effect.asVoid, Effect.orDie),
-      update: (c) =>
+      update: (c, expected) =>
         sql`UPDATE customers SET status = ${c.status},
             deleted_at = ${c.deletedAt === undefined ? null : c.deletedAt.getTime()}, version = ${c.version}
-            WHERE id = ${c.id} AND version = ${c.version - 1} RETURNING id`.pipe(
+            WHERE id = ${c.id} AND version = ${expected} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
@@ -113,10 +113,10 @@ export const layer = Layer.effect(
             version: b.version
           })
         }`.pipe(Effect.asVoid, Effect.orDie),
-      updateBinding: (b) =>
+      updateBinding: (b, expected) =>
         sql`UPDATE customer_bindings SET status = ${b.status}, interaction_id = ${b.interactionID ?? null},
             data = ${toJson(bindingData(b))}, version = ${b.version}
-            WHERE customer_id = ${b.customerID} AND id = ${b.id} AND version = ${b.version - 1} RETURNING id`.pipe(
+            WHERE customer_id = ${b.customerID} AND id = ${b.id} AND version = ${expected} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         )

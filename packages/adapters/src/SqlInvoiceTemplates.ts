@@ -62,9 +62,9 @@ export const layer = Layer.effect(
             version: t.version
           })
         }`.pipe(Effect.asVoid, Effect.orDie),
-      update: (t) =>
+      update: (t, expected) =>
         sql`UPDATE invoice_templates SET data = ${toJson(dataOf(t))}, version = ${t.version}
-            WHERE id = ${t.id} AND version = ${t.version - 1} AND deleted_at IS NULL RETURNING id`.pipe(
+            WHERE id = ${t.id} AND version = ${expected} AND deleted_at IS NULL RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),

@@ -5,13 +5,15 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Invoice } from "@kassa/core"
+import { Invoice as InvoiceSchema, InvoiceStatus } from "@kassa/core/invoice/Invoice"
 import { InvoiceRepository } from "@kassa/core/ports/InvoiceRepository"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { rowLock } from "./internal/locks.js"
-import { date, int, json, opt, optString, toJson } from "./internal/rows.js"
-import { touchingOnly, write } from "./internal/writes.js"
+import * as Schema from "effect/Schema"
+import { DateColumn, IntColumn, JsonColumn, opt, OptionalText, StoredMetadata, toJson } from "./internal/rows.js"
+import * as Versioned from "./sql/driver/versioned.js"
+import { insert } from "./sql/driver/writes.js"
 
 type Record = Invoice.InvoiceRecord
 
@@ -29,27 +31,60 @@ const dataOf = (i: Record) => ({
 })
 
 /**
- * The columns `fromRow` reads, named (not `*`: a statement prepared with `*` would break when a
+ * The columns `InvoiceRow` reads, named (not `*`: a statement prepared with `*` would break when a
  * migration adds a column). @since 0.1.0
  */
 export const columns = "id, party_id, shop_id, external_id, created_at, due_date, amount, currency, product, status, " +
   "invoice_template_id, active_payment_id, data, version"
 
+const fields = InvoiceSchema.fields
+
+/** An `invoices` row, as `columns` reads it. */
+const InvoiceRow = Schema.Struct({
+  id: Schema.String,
+  partyId: Schema.String,
+  shopId: Schema.String,
+  externalId: OptionalText,
+  createdAt: DateColumn,
+  dueDate: DateColumn,
+  amount: IntColumn,
+  currency: Schema.String,
+  product: Schema.String,
+  status: InvoiceStatus,
+  invoiceTemplateId: OptionalText,
+  activePaymentId: OptionalText,
+  data: JsonColumn(Schema.Struct({
+    description: fields.description,
+    cart: fields.cart,
+    allocation: fields.allocation,
+    bankAccount: fields.bankAccount,
+    metadata: StoredMetadata,
+    clientInfo: fields.clientInfo,
+    amountRandomized: fields.amountRandomized,
+    reason: fields.reason,
+    // Kassa always writes it; rows seeded by hand for searches (which never number payments) may lack it.
+    paymentCount: Schema.optionalWith(Schema.Int, { default: () => 0 })
+  })),
+  version: IntColumn
+})
+
+const decodeRow = Schema.decodeUnknownSync(InvoiceRow)
+
 /** Reads an `invoices` row (searches read the same rows). @since 0.1.0 */
-export const fromRow = (r: any): Record => {
-  const d = json<ReturnType<typeof dataOf>>(r.data)
+export const fromRow = (row: unknown): Record => {
+  const { data: d, ...r } = decodeRow(row)
   return {
     id: r.id,
     partyID: r.partyId,
     shopID: r.shopId,
-    ...opt("externalID", optString(r.externalId)),
-    createdAt: date(r.createdAt),
-    dueDate: date(r.dueDate),
-    amount: int(r.amount),
+    ...opt("externalID", r.externalId),
+    createdAt: r.createdAt,
+    dueDate: r.dueDate,
+    amount: r.amount,
     currency: r.currency,
     product: r.product,
     ...opt("description", d.description),
-    ...opt("invoiceTemplateID", optString(r.invoiceTemplateId)),
+    ...opt("invoiceTemplateID", r.invoiceTemplateId),
     ...opt("cart", d.cart),
     ...opt("allocation", d.allocation),
     ...opt("bankAccount", d.bankAccount),
@@ -58,9 +93,9 @@ export const fromRow = (r: any): Record => {
     ...opt("amountRandomized", d.amountRandomized),
     status: r.status,
     ...opt("reason", d.reason),
-    activePaymentID: optString(r.activePaymentId),
+    activePaymentID: r.activePaymentId,
     paymentCount: d.paymentCount,
-    version: int(r.version)
+    version: r.version
   }
 }
 
@@ -69,17 +104,21 @@ export const layer = Layer.effect(
   InvoiceRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const one = (rows: ReadonlyArray<any>) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))
-    const forUpdate = rowLock(sql, "FOR UPDATE")
+    const one = (rows: ReadonlyArray<unknown>) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))
     const own = sql.literal(columns)
     const setColumns = (i: Invoice.InvoiceRecord) =>
       sql`status = ${i.status}, active_payment_id = ${i.activePaymentID ?? null}, data = ${toJson(dataOf(i))}, version = ${i.version}`
     return {
       findById: (partyID, id) =>
-        sql`SELECT ${own} FROM invoices WHERE id = ${id} AND party_id = ${partyID}`.pipe(Effect.map(one), Effect.orDie),
-      findByIdUnscoped: (id) => sql`SELECT ${own} FROM invoices WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+        Versioned.find(sql, "invoices", id, (lock) => sql`SELECT ${own} FROM invoices WHERE id = ${id} AND party_id = ${partyID} ${lock}`)
+          .pipe(Effect.map(one), Effect.orDie),
+      findByIdUnscoped: (id) =>
+        Versioned.find(sql, "invoices", id, (lock) => sql`SELECT ${own} FROM invoices WHERE id = ${id} ${lock}`).pipe(
+          Effect.map(one),
+          Effect.orDie
+        ),
       insert: (i) =>
-        write(sql`INSERT INTO invoices ${
+        insert(sql, "invoices", sql`INSERT INTO invoices ${
           sql.insert({
             id: i.id,
             partyId: i.partyID,
@@ -97,14 +136,9 @@ export const layer = Layer.effect(
             version: i.version
           })
         }`),
-      update: (i) =>
-        sql`UPDATE invoices SET ${setColumns(i)} WHERE id = ${i.id} AND version = ${i.version - 1} RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
-        ),
-      findForUpdate: (id) =>
-        touchingOnly("invoices")(sql`SELECT ${own} FROM invoices WHERE id = ${id} ${forUpdate}`).pipe(Effect.map(one), Effect.orDie),
-      overwrite: (i) => write(sql`UPDATE invoices SET ${setColumns(i)} WHERE id = ${i.id} AND version = ${i.version - 1}`)
+      update: (i, expected) =>
+        Versioned.update(sql, "invoices", i.id, { expected, next: i.version }, (returning) =>
+          sql`UPDATE invoices SET ${setColumns(i)} WHERE id = ${i.id} AND version = ${expected} ${returning}`)
     }
   })
 )

@@ -19,7 +19,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { rowLock } from "./internal/locks.js"
 import { bool, int, json, opt, toJson } from "./internal/rows.js"
-import { touchingOnly, writeAll } from "./internal/writes.js"
+import { changing, inserting, touchingOnly, writeAll } from "./sql/driver/writes.js"
 
 const accountFromRow = (r: any): Model.AccountState => ({
   id: int(r.id),
@@ -94,8 +94,11 @@ export const layer = Layer.effect(
       const values = changed.map(([id, own, min, max]) =>
         sql`SELECT CAST(${id} AS BIGINT) AS id, CAST(${own} AS BIGINT) AS own_d, CAST(${min} AS BIGINT) AS min_d, CAST(${max} AS BIGINT) AS max_d`
       )
-      return [sql`UPDATE ledger_accounts SET own = own + v.own_d, min_diff = min_diff + v.min_d, max_diff = max_diff + v.max_d
-        FROM (${sql.join(" UNION ALL ", false)(values)}) AS v WHERE ledger_accounts.id = v.id`]
+      return [changing(
+        "ledger_accounts",
+        sql`UPDATE ledger_accounts SET own = own + v.own_d, min_diff = min_diff + v.min_d, max_diff = max_diff + v.max_d
+        FROM (${sql.join(" UNION ALL ", false)(values)}) AS v WHERE ledger_accounts.id = v.id`
+      )]
     }
 
     const accountsById = (rows: ReadonlyArray<any>) => new Map(rows.map((r) => [int(r.id), accountFromRow(r)] as const))
@@ -144,7 +147,7 @@ export const layer = Layer.effect(
           ...addToAccounts(
             [...Model.diffsOf(batches)].map(([id, d]) => [id, op === "commit" ? d.net : 0, -d.minDiff, -d.maxDiff] as const)
           ),
-          sql`UPDATE ledger_plans SET state = ${op} WHERE id = ${planID}`
+          changing("ledger_plans", sql`UPDATE ledger_plans SET state = ${op} WHERE id = ${planID}`)
         ])
       }).pipe(Effect.orDie)
 
@@ -215,9 +218,12 @@ export const layer = Layer.effect(
           if (Either.isLeft(decided)) return yield* refuse("hold")(decided.left)
           if (batches.some((b) => b.id === batch.id)) return
           yield* writeAll(sql, [
-            sql`INSERT INTO ledger_batches ${
-              sql.insert({ planId: planID, batchId: batch.id, postings: toJson(batch.postings.map(postingToJson)) })
-            }`,
+            inserting(
+              "ledger_batches",
+              sql`INSERT INTO ledger_batches ${
+                sql.insert({ planId: planID, batchId: batch.id, postings: toJson(batch.postings.map(postingToJson)) })
+              }`
+            ),
             ...addToAccounts([...Model.diffsOf([batch])].map(([id, d]) => [id, 0, d.minDiff, d.maxDiff] as const))
           ])
         }).pipe(Effect.orDie),

@@ -9,25 +9,35 @@ import { PartyRepository } from "@kassa/core/ports/PartyRepository"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Governance from "./internal/governance.js"
-import { bool, date, flag, int } from "./internal/rows.js"
+import * as Schema from "effect/Schema"
+import { BoolColumn, DateColumn, flag, IntColumn } from "./internal/rows.js"
+import { Governance } from "./sql/driver/governance.js"
+
+/** A `parties` row. */
+const PartyRow = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  email: Schema.String,
+  isBlocked: BoolColumn,
+  isSuspended: BoolColumn,
+  createdAt: DateColumn,
+  version: IntColumn
+})
+
+const decodeRow = Schema.decodeUnknownSync(PartyRow)
 
 /** @internal */
-export const fromRow = (r: any): Party.PartyRecord => ({
-  id: Ids.PartyID.make(r.id),
-  name: r.name,
-  email: r.email,
-  isBlocked: bool(r.isBlocked),
-  isSuspended: bool(r.isSuspended),
-  createdAt: date(r.createdAt),
-  version: int(r.version)
-})
+export const fromRow = (row: unknown): Party.PartyRecord => {
+  const r = decodeRow(row)
+  return { ...r, id: Ids.PartyID.make(r.id) }
+}
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(
   PartyRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const governance = yield* Governance
     return {
       findById: (id) =>
         sql`SELECT * FROM parties WHERE id = ${id}`.pipe(
@@ -46,13 +56,13 @@ export const layer = Layer.effect(
             version: p.version
           })
         }`.pipe(Effect.asVoid, Effect.orDie),
-      update: (p) =>
+      update: (p, expected) =>
         sql`UPDATE parties SET is_blocked = ${flag(p.isBlocked)}, is_suspended = ${flag(p.isSuspended)},
-            version = ${p.version} WHERE id = ${p.id} AND version = ${p.version - 1} RETURNING id`.pipe(
+            version = ${p.version} WHERE id = ${p.id} AND version = ${expected} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie,
           // the shops' cache holds parties too
-          Effect.ensuring(Effect.sync(Governance.invalidate))
+          Effect.ensuring(Effect.sync(governance.invalidate))
         )
     }
   })

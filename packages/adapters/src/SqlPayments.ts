@@ -10,9 +10,9 @@ import { type PaymentResourceRecord, PaymentResourceRepository } from "@kassa/co
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { rowLock } from "./internal/locks.js"
 import { date, int, json, optString, toJson } from "./internal/rows.js"
-import { touchingOnly, write } from "./internal/writes.js"
+import * as Versioned from "./sql/driver/versioned.js"
+import { insert, touchingOnly } from "./sql/driver/writes.js"
 
 const revive = (d: Date | string | undefined): Date | undefined => (d === undefined ? undefined : new Date(d))
 
@@ -106,10 +106,13 @@ export const layer = Layer.mergeAll(
       const one = (rows: ReadonlyArray<any>) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))
       const own = sql.literal(columns)
       const read = touchingOnly("payments")
-      const forUpdate = rowLock(sql, "FOR UPDATE")
       return {
         findById: (invoiceID, id) =>
-          read(sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id}`).pipe(Effect.map(one), Effect.orDie),
+          Versioned.find(sql, "payments", `${invoiceID}/${id}`, (lock) =>
+            read(sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id} ${lock}`)).pipe(
+              Effect.map(one),
+              Effect.orDie
+            ),
         findOfParty: (partyID, invoiceID, id) =>
           read(sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id} AND party_id = ${partyID}`).pipe(
             Effect.map(one),
@@ -123,7 +126,7 @@ export const layer = Layer.mergeAll(
         findByInteraction: (interactionID) =>
           sql`SELECT ${own} FROM payments WHERE interaction_id = ${interactionID}`.pipe(Effect.map(one), Effect.orDie),
         insert: (p) =>
-          write(sql`INSERT INTO payments ${
+          insert(sql, "payments", sql`INSERT INTO payments ${
             sql.insert({
               invoiceId: p.invoiceID,
               id: p.id,
@@ -143,19 +146,12 @@ export const layer = Layer.mergeAll(
               version: p.version
             })
           }`),
-        update: (p) =>
-          sql`UPDATE payments SET amount = ${p.amount}, status = ${p.status}, activity = ${p.activity},
+        update: (p, expected) =>
+          Versioned.update(sql, "payments", `${p.invoiceID}/${p.id}`, { expected, next: p.version }, (returning) =>
+            sql`UPDATE payments SET amount = ${p.amount}, status = ${p.status}, activity = ${p.activity},
               interaction_id = ${p.interactionID ?? null}, fee = ${p.fee}, status_changed_at = ${p.statusChangedAt.getTime()},
               data = ${toJson(dataOf(p))}, version = ${p.version}
-              WHERE invoice_id = ${p.invoiceID} AND id = ${p.id} AND version = ${p.version - 1} RETURNING id`.pipe(
-            Effect.map((rows) => rows.length > 0),
-            Effect.orDie
-          ),
-        findForUpdate: (invoiceID, id) =>
-          read(sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id} ${forUpdate}`).pipe(
-            Effect.map(one),
-            Effect.orDie
-          )
+              WHERE invoice_id = ${p.invoiceID} AND id = ${p.id} AND version = ${expected} ${returning}`)
       }
     })
   ),
@@ -165,7 +161,7 @@ export const layer = Layer.mergeAll(
       const sql = yield* SqlClient.SqlClient
       return {
         insert: (r) =>
-          write(sql`INSERT INTO payment_resources ${
+          insert(sql, "payment_resources", sql`INSERT INTO payment_resources ${
             sql.insert({
               token: r.token,
               session: r.session,

@@ -4,58 +4,109 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { ChargebackRecord } from "@kassa/core/chargeback/Chargeback"
+import { type ChargebackRecord, ChargebackStage, ChargebackStatus } from "@kassa/core/chargeback/Chargeback"
 import { ChargebackRepository } from "@kassa/core/ports/ChargebackRepository"
 import { RefundRepository } from "@kassa/core/ports/RefundRepository"
-import type { RefundRecord } from "@kassa/core/refund/Refund"
+import * as Allocation from "@kassa/core/allocation/Allocation"
+import * as Cart from "@kassa/core/cart/Cart"
+import { RefundError, type RefundRecord, RefundStatus } from "@kassa/core/refund/Refund"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { date, int, json, opt, optString, toJson } from "./internal/rows.js"
-import { touchingOnly, write } from "./internal/writes.js"
+import * as Schema from "effect/Schema"
+import { DateColumn, IntColumn, JsonColumn, opt, OptionalText, toJson } from "./internal/rows.js"
+import { insert, touchingOnly } from "./sql/driver/writes.js"
 
 const refundData = (r: RefundRecord) => ({ reason: r.reason, cart: r.cart, allocation: r.allocation, error: r.error })
 
-/** The columns `refundFromRow` reads, named (a statement prepared with `*` breaks when a column is added). */
+/** The columns `RefundRow` reads, named (a statement prepared with `*` breaks when a column is added). */
 const refundColumns = "id, invoice_id, payment_id, party_id, shop_id, external_id, created_at, amount, currency, status, fee, data, version"
 
-const refundFromRow = (r: any): RefundRecord => {
-  const d = json<ReturnType<typeof refundData>>(r.data)
-  return {
-    id: r.id,
-    invoiceID: r.invoiceId,
-    paymentID: r.paymentId,
-    partyID: r.partyId,
-    shopID: r.shopId,
-    ...opt("externalID", optString(r.externalId)),
-    createdAt: date(r.createdAt),
-    amount: int(r.amount),
-    currency: r.currency,
-    ...opt("reason", d.reason),
-    ...opt("cart", d.cart),
-    ...opt("allocation", d.allocation),
-    status: r.status,
-    ...opt("error", d.error),
-    fee: int(r.fee),
-    version: int(r.version)
-  }
-}
-
-const chargebackFromRow = (r: any): ChargebackRecord => ({
-  id: r.id,
-  invoiceID: r.invoiceId,
-  paymentID: r.paymentId,
-  partyID: r.partyId,
-  shopID: r.shopId,
-  createdAt: date(r.createdAt),
-  body: int(r.body),
-  levy: int(r.levy),
-  currency: r.currency,
-  ...opt("reasonCode", optString(r.reasonCode)),
-  stage: r.stage,
-  status: r.status,
-  version: int(r.version)
+/** A `refunds` row, as `refundColumns` reads it. */
+const RefundRow = Schema.Struct({
+  id: Schema.String,
+  invoiceId: Schema.String,
+  paymentId: Schema.String,
+  partyId: Schema.String,
+  shopId: Schema.String,
+  externalId: OptionalText,
+  createdAt: DateColumn,
+  amount: IntColumn,
+  currency: Schema.String,
+  status: RefundStatus,
+  fee: IntColumn,
+  data: JsonColumn(Schema.Struct({
+    reason: Schema.optional(Schema.String),
+    cart: Schema.optional(Schema.Array(Cart.InvoiceLine)),
+    allocation: Schema.optional(Schema.Array(Allocation.AllocationTransaction)),
+    error: Schema.optional(RefundError)
+  })),
+  version: IntColumn
 })
+
+const refundsOf = (rows: ReadonlyArray<unknown>): Effect.Effect<Array<RefundRecord>> =>
+  Schema.decodeUnknown(Schema.Array(RefundRow))(rows).pipe(
+    Effect.map((decoded) =>
+      decoded.map(({ data: d, ...r }): RefundRecord => ({
+        id: r.id,
+        invoiceID: r.invoiceId,
+        paymentID: r.paymentId,
+        partyID: r.partyId,
+        shopID: r.shopId,
+        ...opt("externalID", r.externalId),
+        createdAt: r.createdAt,
+        amount: r.amount,
+        currency: r.currency,
+        ...opt("reason", d.reason),
+        ...opt("cart", d.cart),
+        ...opt("allocation", d.allocation),
+        status: r.status,
+        ...opt("error", d.error),
+        fee: r.fee,
+        version: r.version
+      }))
+    ),
+    Effect.orDie
+  )
+
+/** A `chargebacks` row. */
+const ChargebackRow = Schema.Struct({
+  id: Schema.String,
+  invoiceId: Schema.String,
+  paymentId: Schema.String,
+  partyId: Schema.String,
+  shopId: Schema.String,
+  createdAt: DateColumn,
+  body: IntColumn,
+  levy: IntColumn,
+  currency: Schema.String,
+  reasonCode: OptionalText,
+  stage: ChargebackStage,
+  status: ChargebackStatus,
+  version: IntColumn
+})
+
+const chargebacksOf = (rows: ReadonlyArray<unknown>): Effect.Effect<Array<ChargebackRecord>> =>
+  Schema.decodeUnknown(Schema.Array(ChargebackRow))(rows).pipe(
+    Effect.map((decoded) =>
+      decoded.map((r): ChargebackRecord => ({
+        id: r.id,
+        invoiceID: r.invoiceId,
+        paymentID: r.paymentId,
+        partyID: r.partyId,
+        shopID: r.shopId,
+        createdAt: r.createdAt,
+        body: r.body,
+        levy: r.levy,
+        currency: r.currency,
+        ...opt("reasonCode", r.reasonCode),
+        stage: r.stage,
+        status: r.status,
+        version: r.version
+      }))
+    ),
+    Effect.orDie
+  )
 
 const byNumber = <A extends { readonly id: string }>(rows: Array<A>) =>
   rows.sort((a, b) => Number(a.id) - Number(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
@@ -71,22 +122,25 @@ export const layer = Layer.mergeAll(
       return {
         findById: (invoiceID, paymentID, id) =>
           read(sql`SELECT ${own} FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}`).pipe(
-            Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(refundFromRow))),
-            Effect.orDie
+            Effect.orDie,
+            Effect.flatMap(refundsOf),
+            Effect.map((refunds) => Option.fromNullable(refunds[0]))
           ),
         findOfParty: (partyID, invoiceID, paymentID, id) =>
           read(sql`SELECT ${own} FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}
               AND party_id = ${partyID}`).pipe(
-            Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(refundFromRow))),
-            Effect.orDie
+            Effect.orDie,
+            Effect.flatMap(refundsOf),
+            Effect.map((refunds) => Option.fromNullable(refunds[0]))
           ),
         listByPayment: (invoiceID, paymentID) =>
           read(sql`SELECT ${own} FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}`).pipe(
-            Effect.map((rows) => byNumber(rows.map(refundFromRow))),
-            Effect.orDie
+            Effect.orDie,
+            Effect.flatMap(refundsOf),
+            Effect.map(byNumber)
           ),
         insert: (r) =>
-          write(sql`INSERT INTO refunds ${
+          insert(sql, "refunds", sql`INSERT INTO refunds ${
             sql.insert({
               invoiceId: r.invoiceID,
               paymentId: r.paymentID,
@@ -103,10 +157,10 @@ export const layer = Layer.mergeAll(
               version: r.version
             })
           }`),
-        update: (r) =>
+        update: (r, expected) =>
           sql`UPDATE refunds SET status = ${r.status}, data = ${toJson(refundData(r))}, version = ${r.version}
               WHERE invoice_id = ${r.invoiceID} AND payment_id = ${r.paymentID} AND id = ${r.id}
-              AND version = ${r.version - 1} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+              AND version = ${expected} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
       }
     })
   ),
@@ -118,12 +172,13 @@ export const layer = Layer.mergeAll(
       return {
         findById: (invoiceID, paymentID, id) =>
           read(sql`SELECT * FROM chargebacks WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}`).pipe(
-            Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(chargebackFromRow))),
-            Effect.orDie
+            Effect.orDie,
+            Effect.flatMap(chargebacksOf),
+            Effect.map((chargebacks) => Option.fromNullable(chargebacks[0]))
           ),
         listByPayment: (invoiceID, paymentID) =>
           read(sql`SELECT * FROM chargebacks WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}
-              ORDER BY created_at, id`).pipe(Effect.map((rows) => rows.map(chargebackFromRow)), Effect.orDie),
+              ORDER BY created_at, id`).pipe(Effect.orDie, Effect.flatMap(chargebacksOf)),
         insert: (c) =>
           sql`INSERT INTO chargebacks ${
             sql.insert({
@@ -142,11 +197,11 @@ export const layer = Layer.mergeAll(
               version: c.version
             })
           }`.pipe(Effect.asVoid, Effect.orDie),
-        update: (c) =>
+        update: (c, expected) =>
           sql`UPDATE chargebacks SET body = ${c.body}, levy = ${c.levy}, stage = ${c.stage}, status = ${c.status},
               version = ${c.version}
               WHERE invoice_id = ${c.invoiceID} AND payment_id = ${c.paymentID} AND id = ${c.id}
-              AND version = ${c.version - 1} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+              AND version = ${expected} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
       }
     })
   )

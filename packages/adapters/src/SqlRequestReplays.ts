@@ -47,9 +47,9 @@ import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as RealTime from "./internal/realTime.js"
 import { type Claim, currentClaim, isDuplicate } from "./internal/requestClaims.js"
-import { writeAll } from "./internal/writes.js"
+import { changing, writeAll } from "./sql/driver/writes.js"
 import { shutdownGrace } from "./SqlTransactions.js"
-import { withWork } from "./Statements.js"
+import { withWork } from "./sql/driver/Statements.js"
 
 export type { Claim } from "./internal/requestClaims.js"
 
@@ -141,13 +141,16 @@ export const layer = Layer.scoped(
     // Answers go to the store off the requests' paths: a queue and one writer, no fiber per request.
     const pending = yield* Queue.unbounded<readonly [entry: InFlight, answer: Answer, now: number]>()
     const write = (batch: ReadonlyArray<readonly [InFlight, Answer, number]>) =>
-      tx.atomicWrites(writeAll(sql, [
+      tx.withTransaction(writeAll(sql, [
         ...batch.map(([{ claim }, { body, status }]) =>
-          sql`UPDATE request_replays SET status = ${status}, body = ${body} WHERE key = ${claim.key}`
+          changing("request_replays", sql`UPDATE request_replays SET status = ${status}, body = ${body} WHERE key = ${claim.key}`)
         ),
-        sql`DELETE FROM request_replays WHERE key IN (
-          SELECT key FROM request_replays WHERE created_at <= ${batch[0]![2] - WINDOW_MS}
-          ORDER BY created_at LIMIT ${PRUNED_PER_BATCH})`
+        changing(
+          "request_replays",
+          sql`DELETE FROM request_replays WHERE key IN (
+            SELECT key FROM request_replays WHERE created_at <= ${batch[0]![2] - WINDOW_MS}
+            ORDER BY created_at LIMIT ${PRUNED_PER_BATCH})`
+        )
       ])).pipe(
         withWork("requestReplays"),
         Effect.catchAllCause((cause) => Effect.logError("storing requests' answers failed", cause)),

@@ -9,31 +9,53 @@ import { type GovernedShop, ShopRepository } from "@kassa/core/ports/ShopReposit
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Governance from "./internal/governance.js"
-import { bool, date, flag, int, json, toJson } from "./internal/rows.js"
+import * as Schema from "effect/Schema"
+import { BoolColumn, DateColumn, flag, IntColumn, JsonColumn, toJson } from "./internal/rows.js"
+import { Governance } from "./sql/driver/governance.js"
 import { fromRow as contractFromRow } from "./SqlContracts.js"
 import { fromRow as partyFromRow } from "./SqlParties.js"
 
-const fromRow = (r: any): Shop.ShopRecord => ({
-  id: Ids.ShopID.make(r.id),
-  partyID: Ids.PartyID.make(r.partyId),
-  createdAt: date(r.createdAt),
-  isBlocked: bool(r.isBlocked),
-  isSuspended: bool(r.isSuspended),
-  currency: r.currency,
-  categoryID: int(r.categoryId),
-  location: json(r.location),
-  details: json(r.details),
-  contractID: Ids.ContractID.make(r.contractId),
-  version: int(r.version)
+/** A `shops` row. */
+const ShopRow = Schema.Struct({
+  id: Schema.String,
+  partyId: Schema.String,
+  createdAt: DateColumn,
+  isBlocked: BoolColumn,
+  isSuspended: BoolColumn,
+  currency: Schema.String,
+  categoryId: IntColumn,
+  location: JsonColumn(Shop.Shop.fields.location),
+  details: JsonColumn(Shop.Shop.fields.details),
+  contractId: Schema.String,
+  version: IntColumn
 })
+
+const decodeRow = Schema.decodeUnknownSync(ShopRow)
+
+const fromRow = (row: unknown): Shop.ShopRecord => {
+  const r = decodeRow(row)
+  return {
+    id: Ids.ShopID.make(r.id),
+    partyID: Ids.PartyID.make(r.partyId),
+    createdAt: r.createdAt,
+    isBlocked: r.isBlocked,
+    isSuspended: r.isSuspended,
+    currency: r.currency,
+    categoryID: r.categoryId,
+    location: r.location,
+    details: r.details,
+    contractID: Ids.ContractID.make(r.contractId),
+    version: r.version
+  }
+}
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(
   ShopRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const governed = Governance.make<Option.Option<GovernedShop>>()
+    const governance = yield* Governance
+    const governed = governance.make<Option.Option<GovernedShop>>()
     const readGoverned = (partyID: string, id: string) =>
       sql`SELECT s.*, p.name AS p_name, p.email AS p_email, p.is_blocked AS p_is_blocked,
         p.is_suspended AS p_is_suspended, p.created_at AS p_created_at, p.version AS p_version,
@@ -78,13 +100,13 @@ export const layer = Layer.effect(
           Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))),
           Effect.orDie
         ),
-      // Read before almost every command: kept for a moment (see internal/governance).
+      // Read before almost every command: kept for a moment (see sql/driver/governance).
       findGoverned: (partyID, id) =>
         Effect.suspend(() => {
           const key = `${partyID}\u0000${id}`
           const hit = governed.get(key)
           if (hit !== undefined) return Effect.succeed(hit)
-          const readIn = Governance.current()
+          const readIn = governance.current()
           // a shop not found is not remembered: it may be created the next moment
           return Effect.tap(readGoverned(partyID, id), (found) =>
             Effect.sync(() => Option.isSome(found) && governed.set(key, found, readIn)))
@@ -110,13 +132,13 @@ export const layer = Layer.effect(
             version: s.version
           })
         }`.pipe(Effect.asVoid, Effect.orDie),
-      update: (s) =>
+      update: (s, expected) =>
         sql`UPDATE shops SET is_blocked = ${flag(s.isBlocked)}, is_suspended = ${flag(s.isSuspended)},
             version = ${s.version}
-            WHERE party_id = ${s.partyID} AND id = ${s.id} AND version = ${s.version - 1} RETURNING id`.pipe(
+            WHERE party_id = ${s.partyID} AND id = ${s.id} AND version = ${expected} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie,
-          Effect.ensuring(Effect.sync(Governance.invalidate))
+          Effect.ensuring(Effect.sync(governance.invalidate))
         )
     }
   })

@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as Layer from "effect/Layer"
+import * as Governance from "./sql/driver/governance.js"
 import * as SqlApiKeys from "./SqlApiKeys.js"
 import * as SqlContracts from "./SqlContracts.js"
 import * as SqlCustomers from "./SqlCustomers.js"
@@ -43,4 +44,8 @@ export const layer = (options?: SqlTimers.SchedulerOptions) =>
     SqlWebhooks.layer,
     SqlWebhookKeys.layer,
     SqlTimers.layer(options)
-  ).pipe((ports) => Layer.provideMerge(SqlRequestReplays.layer, ports))
+  ).pipe(
+    // one governance cache for the parties' and the shops' stores
+    Layer.provide(Governance.layer),
+    (ports) => Layer.provideMerge(SqlRequestReplays.layer, ports)
+  )

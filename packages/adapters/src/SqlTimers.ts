@@ -16,8 +16,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { date, json, toJson } from "./internal/rows.js"
 import * as RealTime from "./internal/realTime.js"
-import { write } from "./internal/writes.js"
-import * as Statements from "./Statements.js"
+import { change, insert } from "./sql/driver/writes.js"
+import * as Statements from "./sql/driver/Statements.js"
 import * as Workers from "./Workers.js"
 
 /** Runs the timers that are due now; answers how many fired. @since 0.1.0 @category tags */
@@ -48,14 +48,14 @@ export const layer = (options: SchedulerOptions = { pollInterval: "250 millis", 
 
       const timers: Timers["Type"] = {
         schedule: (t) =>
-          write(sql`INSERT INTO timers ${
+          insert(sql, "timers", sql`INSERT INTO timers ${
             sql.insert({ kind: t.kind, subject: t.subject, dueAt: t.dueAt.getTime(), payload: toJson(t.payload ?? null) })
           } ON CONFLICT (kind, subject) DO UPDATE SET due_at = excluded.due_at, payload = excluded.payload,
             attempts = 0, locked_until = NULL`),
         cancel: (kind, subject) =>
-          write(sql`DELETE FROM timers WHERE kind = ${kind} AND subject = ${subject}`),
+          change(sql, "timers", sql`DELETE FROM timers WHERE kind = ${kind} AND subject = ${subject}`),
         cancelAll: (timers) =>
-          timers.length === 0 ? Effect.void : write(sql`DELETE FROM timers WHERE (kind, subject) IN (VALUES ${
+          timers.length === 0 ? Effect.void : change(sql, "timers", sql`DELETE FROM timers WHERE (kind, subject) IN (VALUES ${
             sql.csv(timers.map((t) => sql`(${t.kind}, ${t.subject})`))
           })`),
         register: (kind, handler) => Effect.sync(() => void handlers.set(kind, handler))

@@ -11,10 +11,10 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
-import * as GroupCommit from "./internal/groupCommit.js"
+import * as GroupCommit from "./sql/driver/groupCommit.js"
 import { awaitWork } from "./internal/realTime.js"
 import { claiming, currentClaim } from "./internal/requestClaims.js"
-import { heldWrites, holdingUntilRead, holdingWrites, unitBatcher } from "./internal/writes.js"
+import { heldWrites, transaction, unitBatcher } from "./sql/driver/writes.js"
 
 /**
  * How long closing the layer waits for background work in flight, in real time whatever clock
@@ -34,24 +34,18 @@ export const layer = Layer.scoped(
     yield* Effect.addFinalizer(() => awaitWork(inFlight, shutdownGrace))
     const sqlErrorsDie = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
       effect.pipe(Effect.catchTag("SqlError" as any, (e) => Effect.die(e))) as any
-    const transact = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => sqlErrorsDie(sql.withTransaction(effect))
-    // A transaction's writes are its own, never held back by an enclosing `atomicWrites`.
     // PostgreSQL: a transaction's pure writes go together, before its next other statement or its
-    // COMMIT; units of writes (`atomicWrites`) that arrive together go as one statement.
+    // COMMIT; one that only writes never opens, and such units arriving together go as one statement.
     // SQLite: transactions that arrive together share one COMMIT (its fsync is most of their time).
-    const dialectUnits = yield* sql.onDialectOrElse({
+    const dialectTransaction = yield* sql.onDialectOrElse({
       pg: () =>
-        Effect.map(unitBatcher(sql), (sendUnit) => ({
-          withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => holdingUntilRead(sql, transact, effect),
-          // The writes go as one statement (no BEGIN / COMMIT round trips).
-          atomicWrites: <A, E, R>(effect: Effect.Effect<A, E, R>) => holdingWrites(sql, effect, sendUnit)
-        })),
+        Effect.map(unitBatcher(sql), (sendUnit) => {
+          const run = transaction(sql, sendUnit)
+          return <A, E, R>(effect: Effect.Effect<A, E, R>) => sqlErrorsDie(run(effect))
+        }),
       orElse: () =>
-        Effect.map(GroupCommit.make(sql, { maxUnits: 64 }), (grouped) => {
-          const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) => sqlErrorsDie(grouped(effect))
-          // In-process, SQLite gains nothing from holding writes back: a unit is a transaction.
-          return { withTransaction, atomicWrites: withTransaction }
-        })
+        Effect.map(GroupCommit.make(sql, { maxUnits: 64 }), (grouped) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+          sqlErrorsDie(grouped(effect)))
     })
     // A request past its deadline commits nothing; once one of its transactions commits, it is kept.
     const beforeCommit = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.zipLeft(effect, RequestDeadline.beforeCommit)
@@ -70,8 +64,7 @@ export const layer = Layer.scoped(
           FiberSet.run(inFlight),
           Effect.asVoid
         ),
-      withTransaction: claimed(<A, E, R>(effect: Effect.Effect<A, E, R>) => dialectUnits.withTransaction(beforeCommit(effect))),
-      atomicWrites: claimed(<A, E, R>(effect: Effect.Effect<A, E, R>) => dialectUnits.atomicWrites(beforeCommit(effect)))
+      withTransaction: claimed(<A, E, R>(effect: Effect.Effect<A, E, R>) => dialectTransaction(beforeCommit(effect)))
     }
   })
 )

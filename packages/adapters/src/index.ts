@@ -53,7 +53,7 @@ export * as SqlTimers from "./SqlTimers.js"
 /** @since 0.1.0 */
 export * as SqlTransactions from "./SqlTransactions.js"
 /** @since 0.1.0 */
-export * as Statements from "./Statements.js"
+export * as Statements from "./sql/driver/Statements.js"
 /** @since 0.1.0 */
 export * as TestAcquirer from "./TestAcquirer.js"
 /** @since 0.1.0 */

@@ -4,7 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Scope from "effect/Scope"
-import * as Batcher from "../src/internal/batcher.js"
+import * as Batcher from "../src/sql/driver/batcher.js"
 
 /** A writer that records its batches and holds the k-th one until `release` is called the k-th time. */
 const gatedWriter = Effect.gen(function*() {

@@ -15,8 +15,8 @@ import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import * as GroupCommit from "../src/internal/groupCommit.js"
-import { write } from "../src/internal/writes.js"
+import * as GroupCommit from "../src/sql/driver/groupCommit.js"
+import { insert } from "../src/sql/driver/writes.js"
 
 const TIMER = "group.test"
 
@@ -93,7 +93,7 @@ const recorded = Effect.gen(function*() {
   const rows = Effect.map(sql<{ x: number }>`SELECT x FROM t ORDER BY x`, (rs) => rs.map((r) => r.x))
   const insert = (x: number) => sql`INSERT INTO t (x) VALUES (${x})`
   const count = (text: string) => log.filter((t) => t === text).length
-  return { client, log, failing, rows, insert, count }
+  return { client, sql, log, failing, rows, insert, count }
 })
 
 /** Group commit over the recorded client, at most `maxUnits` a group. */
@@ -130,9 +130,9 @@ describe("Group commit (SQLite)", () => {
   it.scoped("a unit's writes go straight to its connection, traced or not, and a failed unit's are rolled back", () =>
     Effect.gen(function*() {
       const { grouped, r } = yield* groupedOn(64)
-      yield* grouped(write(r.insert(1)))
-      yield* Effect.withTracerEnabled(grouped(write(r.insert(2))), false)
-      const failed = yield* Effect.exit(grouped(Effect.zipRight(write(r.insert(3)), Effect.fail("no"))))
+      yield* grouped(insert(r.sql, "t", r.insert(1)))
+      yield* Effect.withTracerEnabled(grouped(insert(r.sql, "t", r.insert(2))), false)
+      const failed = yield* Effect.exit(grouped(Effect.zipRight(insert(r.sql, "t", r.insert(3)), Effect.fail("no"))))
       assert.isTrue(Exit.isFailure(failed))
       const unit = ["SAVEPOINT kassa_unit", "INSERT INTO t (x) VALUES (?)"]
       assert.deepStrictEqual(r.log.filter((t) => t !== "BEGIN" && t !== "COMMIT"), [

@@ -2,7 +2,10 @@ import { assert, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Statement from "@effect/sql/Statement"
 import { RandomIds, Statements } from "@kassa/adapters"
+import * as Contention from "@kassa/core/Contention"
+import type { InvoiceRecord } from "@kassa/core/invoice/Invoice"
 import { EventLog } from "@kassa/core/ports/EventLog"
+import { InvoiceRepository } from "@kassa/core/ports/InvoiceRepository"
 import { Ledger } from "@kassa/core/ports/Ledger"
 import { Timers } from "@kassa/core/ports/Timers"
 import { Transactions } from "@kassa/core/ports/Transactions"
@@ -10,7 +13,8 @@ import { Dialects, TestKassa } from "@kassa/testing"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import { write } from "../src/internal/writes.js"
+import * as Option from "effect/Option"
+import { changing, inserting, type Write, writeAll } from "../src/sql/driver/writes.js"
 
 /** Runs `effect` counting the statements it sends (BEGIN and COMMIT are none). */
 const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -25,19 +29,18 @@ const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     )
   })
 
-const event = (aggregateID: string, changes: ReadonlyArray<unknown>, first = false) => ({
+const event = (aggregateID: string, changes: ReadonlyArray<unknown>) => ({
   aggregateType: "invoice",
   aggregateID,
   partyID: "p",
-  changes,
-  first
+  changes
 })
 
 /** The services, and an aggregate with its first event. */
 const fresh = Effect.gen(function*() {
   const log = yield* EventLog
   const x = `inv-${RandomIds.make()}`
-  yield* log.append(event(x, ["created"], true))
+  yield* log.append(event(x, ["created"]))
   return { log, x, timers: yield* Timers, tx: yield* Transactions, sql: yield* SqlClient.SqlClient }
 })
 
@@ -63,12 +66,12 @@ for (const dialect of Dialects.dialects()) {
       Effect.gen(function*() {
         const { log, sql, timers, tx, x } = yield* fresh
         const [seen, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
-          yield* log.record(event(x, ["a"]))
+          yield* log.append(event(x, ["a"]))
           yield* scheduleTimer(x)
           const seen = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
           // two events of one aggregate never share a statement: they would read one head
-          yield* log.record(event(x, ["b"]))
-          yield* log.record(event(x, ["c"]))
+          yield* log.append(event(x, ["b"]))
+          yield* log.append(event(x, ["c"]))
           yield* timers.cancel(TIMER, x)
           return seen.map((e) => [e.id, e.changes])
         })))
@@ -94,7 +97,7 @@ for (const dialect of Dialects.dialects()) {
         const ledger = yield* Ledger
         const [seen, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
           yield* scheduleTimer(x)
-          yield* log.record(event(x, ["a"]))
+          yield* log.append(event(x, ["a"]))
           const plan = yield* ledger.plan(`plan-${x}`)
           const seen = yield* sql`SELECT 1 FROM timers WHERE kind = ${TIMER} AND subject = ${x}`
           return [plan._tag, seen.length]
@@ -113,7 +116,7 @@ for (const dialect of Dialects.dialects()) {
       Effect.gen(function*() {
         const { log, tx, x } = yield* fresh
         const failed = yield* tx.withTransaction(Effect.gen(function*() {
-          yield* log.record(event(x, ["lost"]))
+          yield* log.append(event(x, ["lost"]))
           yield* scheduleTimer(x)
           return yield* Effect.fail("boom" as const)
         })).pipe(Effect.flip)
@@ -121,49 +124,94 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(yield* changesOf(x), [["created"]])
         assert.strictEqual(yield* timersOf(x), 0)
         // the number the lost event would have taken is the next one's
-        yield* log.record(event(x, ["next"]))
+        yield* log.append(event(x, ["next"]))
         const after = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
         assert.deepStrictEqual(after.map((e) => e.id), [1, 2])
       }))
 
     it.effect("a write the database refuses at the COMMIT fails the transaction, and its other writes with it", () =>
       Effect.gen(function*() {
-        const { log, tx, x } = yield* fresh
+        const { log, sql, tx, x } = yield* fresh
+        const row = { kind: `${TIMER}.twice`, subject: x, dueAt: 4_000_000_000_000, payload: "null" }
+        yield* sql`INSERT INTO timers ${sql.insert(row)}`
         const exit = yield* tx.withTransaction(Effect.gen(function*() {
           yield* scheduleTimer(x)
-          // a second first event of the aggregate: refused when the writes go
-          yield* log.record(event(x, ["again"], true))
+          yield* log.append(event(x, ["again"]))
+          // a timer's row that exists: refused when the writes go
+          yield* writeAll(sql, [inserting("timers", sql`INSERT INTO timers ${sql.insert(row)}`)])
         })).pipe(Effect.exit)
         assert.strictEqual(exit._tag, "Failure")
         assert.strictEqual(yield* timersOf(x), 0)
         assert.deepStrictEqual(yield* changesOf(x), [["created"]])
       }))
 
-    it.effect("a write-only unit inside a transaction is part of it: reads in and after it see the transaction's writes", () =>
+    it.effect("a transaction that only writes, inside another, is part of it: reads in and after it see the writes", () =>
       Effect.gen(function*() {
         const { log, tx, x } = yield* fresh
         const seen = yield* tx.withTransaction(Effect.gen(function*() {
-          yield* log.record(event(x, ["before"]))
-          const inside = yield* tx.atomicWrites(Effect.zipRight(scheduleTimer(x), changesOf(x)))
+          yield* log.append(event(x, ["before"]))
+          const inside = yield* tx.withTransaction(Effect.zipRight(scheduleTimer(x), changesOf(x)))
           return [inside, yield* timersOf(x)] as const
         }))
         assert.deepStrictEqual(seen, [[["created"], ["before"]], 1])
         // and it rolls back with the transaction
         const y = `inv-${RandomIds.make()}`
         const failed = yield* tx.withTransaction(
-          tx.atomicWrites(scheduleTimer(y)).pipe(Effect.zipRight(timersOf(y)), Effect.flatMap((n) => Effect.fail(n)))
+          tx.withTransaction(scheduleTimer(y)).pipe(Effect.zipRight(timersOf(y)), Effect.flatMap((n) => Effect.fail(n)))
         ).pipe(Effect.flip)
         assert.strictEqual(failed, 1)
         assert.strictEqual(yield* timersOf(y), 0)
+      }))
+
+    it.effect("an update at the version a contended read found cannot lose: it goes with the other writes; another answers", () =>
+      Effect.gen(function*() {
+        const { tx, x } = yield* fresh
+        const invoices = yield* InvoiceRepository
+        const invoice: InvoiceRecord = {
+          id: x as InvoiceRecord["id"],
+          partyID: "p",
+          shopID: "s" as InvoiceRecord["shopID"],
+          createdAt: new Date(0),
+          dueDate: new Date(4_000_000_000_000),
+          amount: 100 as InvoiceRecord["amount"],
+          currency: "RUB" as InvoiceRecord["currency"],
+          product: "held" as InvoiceRecord["product"],
+          metadata: {},
+          status: "unpaid",
+          paymentCount: 0,
+          activePaymentID: undefined,
+          version: 1
+        }
+        yield* invoices.insert(invoice)
+        const [answers, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
+          const read = Option.getOrThrow(yield* Contention.expected(invoices.findByIdUnscoped(x)))
+          const kept = yield* invoices.update({ ...read, status: "paid", version: 2 }, 1)
+          yield* scheduleTimer(x)
+          // not at the version read: the storage answers
+          const stale = yield* invoices.update({ ...read, status: "cancelled", version: 2 }, 1)
+          return [kept, stale]
+        })))
+        assert.deepStrictEqual(answers, [true, false])
+        const stored = Option.getOrThrow(yield* invoices.findByIdUnscoped(x))
+        assert.deepStrictEqual([stored.status, stored.version], ["paid", 2])
+        assert.strictEqual(yield* timersOf(x), 1)
+        if (dialect === "pg") {
+          // the read, which keeps the row; the update with the timer; the stale update
+          assert.strictEqual(texts.length, 3, texts.join("\n---\n"))
+          assert.match(texts[0]!, /FOR UPDATE/)
+          assert.match(texts[1]!, /UPDATE invoices[\s\S]*INSERT INTO timers/)
+        } else {
+          assert.notMatch(texts.join("\n"), /FOR UPDATE/)
+        }
       }))
 
     it.effect("a nested transaction reads what the outer one holds", () =>
       Effect.gen(function*() {
         const { log, tx, x } = yield* fresh
         const inner = yield* tx.withTransaction(Effect.gen(function*() {
-          yield* log.record(event(x, ["outer"]))
+          yield* log.append(event(x, ["outer"]))
           return yield* tx.withTransaction(Effect.gen(function*() {
-            yield* log.record(event(x, ["inner"]))
+            yield* log.append(event(x, ["inner"]))
             return yield* changesOf(x)
           }))
         }))
@@ -176,14 +224,15 @@ for (const dialect of Dialects.dialects()) {
 
 const units = (n: number) => Array.from({ length: n }, (_, i) => i)
 
-/** A table of counters, and a unit of writes (`atomicWrites`) of one statement on it. */
+/** A table of counters, and a transaction that only writes one statement on it. */
 const counters = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const tx = yield* Transactions
   yield* sql`CREATE TABLE IF NOT EXISTS batch_test (k TEXT PRIMARY KEY, n INTEGER NOT NULL)`
   const run = RandomIds.make()
-  const unit = (statement: Statement.Statement<unknown>) => Effect.exit(tx.atomicWrites(write(statement)))
+  const unit = (write: Write) => Effect.exit(tx.withTransaction(writeAll(sql, [write])))
   const insert = (k: string) => sql`INSERT INTO batch_test ${sql.insert({ k: `${run}-${k}`, n: 1 })}`
+  const inserts = (k: string) => inserting("batch_test", insert(k))
   const keys = Effect.map(
     sql<{ k: string; n: number }>`SELECT k, n FROM batch_test WHERE k LIKE ${`${run}-%`} ORDER BY k`,
     (rows) => rows.map((r) => [r.k.slice(run.length + 1), Number(r.n)] as const)
@@ -191,7 +240,7 @@ const counters = Effect.gen(function*() {
   // the statements sent under a work of the run's own
   const work = `batch-${run}`
   const sent = Effect.map(Statements.StatementCounts, (counts) => counts.snapshot().get(work) ?? 0)
-  return { sql, run, unit, insert, keys, sent, inWork: Statements.withWork(work) }
+  return { sql, run, unit, insert, inserts, keys, sent, inWork: Statements.withWork(work) }
 })
 
 for (const dialect of Dialects.dialects()) {
@@ -201,16 +250,31 @@ for (const dialect of Dialects.dialects()) {
       it.effect("units that only insert go as one statement (PostgreSQL), and a unit that fails fails alone", () =>
         Effect.gen(function*() {
           const c = yield* counters
-          const together = yield* c.inWork(Effect.forEach(units(12), (i) => c.unit(c.insert(`a${i}`)), { concurrency: "unbounded" }))
+          const together = yield* c.inWork(Effect.forEach(units(12), (i) => c.unit(c.inserts(`a${i}`)), { concurrency: "unbounded" }))
           assert.isTrue(together.every(Exit.isSuccess))
           const sent = yield* c.sent
           if (dialect === "pg") assert.isAtMost(sent, 4, `${sent} statements for 12 units`)
           else assert.strictEqual(sent, 12)
           yield* c.insert("dup")
-          const exits = yield* Effect.forEach(units(12), (i) => c.unit(c.insert(i === 5 ? "dup" : `b${i}`)), { concurrency: "unbounded" })
+          const exits = yield* Effect.forEach(units(12), (i) => c.unit(c.inserts(i === 5 ? "dup" : `b${i}`)), { concurrency: "unbounded" })
           assert.deepStrictEqual(exits.map(Exit.isSuccess), units(12).map((i) => i !== 5))
           const keys = (yield* c.keys).map(([k]) => k)
           assert.deepStrictEqual(keys, [...units(12).map((i) => `a${i}`), ...units(12).filter((i) => i !== 5).map((i) => `b${i}`), "dup"].sort())
+        }))
+
+      it.effect("a transaction that only writes may append to an aggregate that has events: numbered after them, in one statement", () =>
+        Effect.gen(function*() {
+          const c = yield* counters
+          const log = yield* EventLog
+          const tx = yield* Transactions
+          const x = `inv-${RandomIds.make()}`
+          yield* log.append(event(x, ["created"]))
+          yield* c.inWork(tx.withTransaction(Effect.zipRight(log.append(event(x, ["more"])), scheduleTimer(x))))
+          assert.deepStrictEqual(yield* changesOf(x), [["created"], ["more"]])
+          assert.strictEqual(yield* timersOf(x), 1)
+          // PostgreSQL: the transaction never opened, its writes went as one statement; SQLite: the
+          // event, its outbox row and the timer on the group's connection
+          assert.strictEqual(yield* c.sent, dialect === "pg" ? 1 : 3)
         }))
 
       it.effect("units that update or upsert one row, arriving together, each count: none is lost in a shared statement", () =>
@@ -218,10 +282,10 @@ for (const dialect of Dialects.dialects()) {
           const c = yield* counters
           const k = `${c.run}-row`
           yield* c.sql`INSERT INTO batch_test (k, n) VALUES (${k}, 0)`
-          const updates = yield* Effect.forEach(units(10), () => c.unit(c.sql`UPDATE batch_test SET n = n + 1 WHERE k = ${k}`), { concurrency: "unbounded" })
+          const updates = yield* Effect.forEach(units(10), () => c.unit(changing("batch_test", c.sql`UPDATE batch_test SET n = n + 1 WHERE k = ${k}`)), { concurrency: "unbounded" })
           assert.isTrue(updates.every(Exit.isSuccess))
           const upsert = (key: string) =>
-            c.sql`INSERT INTO batch_test (k, n) VALUES (${key}, 1) ON CONFLICT (k) DO UPDATE SET n = batch_test.n + 1`
+            inserting("batch_test", c.sql`INSERT INTO batch_test (k, n) VALUES (${key}, 1) ON CONFLICT (k) DO UPDATE SET n = batch_test.n + 1`)
           const upserts = yield* Effect.forEach(units(10), () => c.unit(upsert(`${c.run}-up`)), { concurrency: "unbounded" })
           assert.isTrue(upserts.every(Exit.isSuccess))
           assert.deepStrictEqual(yield* c.keys, [["row", 10], ["up", 10]])

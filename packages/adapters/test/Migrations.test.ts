@@ -33,7 +33,10 @@ for (const dialect of Dialects.dialects()) {
         yield* Migrations.run
         const log = yield* Effect.provide(EventLog, SqlEventLog.layer.pipe(Layer.provide(Layer.succeed(SqlClient.SqlClient, sql))))
         const append = (aggregateID: string) =>
-          Effect.map(log.append({ aggregateType: "invoice", aggregateID, partyID: "p", changes: ["after"] }), (e) => e.id)
+          Effect.zipRight(
+            log.append({ aggregateType: "invoice", aggregateID, partyID: "p", changes: ["after"] }),
+            Effect.map(log.list({ aggregateType: "invoice", aggregateID, after: 0, limit: 100 }), (events) => events.at(-1)!.id)
+          )
         assert.deepStrictEqual([yield* append("inv-a"), yield* append("inv-b"), yield* append("inv-a")], [4, 2, 5])
         // an aggregate the store had never seen starts at 1
         assert.strictEqual(yield* append("inv-c"), 1)

@@ -15,6 +15,18 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as TestClock from "effect/TestClock"
+import { insert } from "../src/sql/driver/writes.js"
+
+/** Appends `event` and answers it as stored (the aggregate's last event, read back). */
+const appended = (event: { readonly aggregateType: string; readonly aggregateID: string; readonly partyID: string; readonly changes: ReadonlyArray<unknown> }) =>
+  Effect.flatMap(EventLog, (log) =>
+    Effect.zipRight(
+      log.append(event),
+      Effect.map(
+        log.list({ aggregateType: event.aggregateType, aggregateID: event.aggregateID, after: 0, limit: 1000 }),
+        (events) => events.at(-1)!
+      )
+    ))
 
 const partyRecord = (overrides: Partial<Party.PartyRecord> = {}): Party.PartyRecord => ({
   id: Ids.PartyID.make(`p-${RandomIds.make()}`),
@@ -140,24 +152,24 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(party))
 
         const suspended = { ...party, isSuspended: true, version: 2 }
-        assert.isTrue(yield* parties.update(suspended))
+        assert.isTrue(yield* parties.update(suspended, suspended.version - 1))
         assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(suspended))
 
         // a writer that read version 1 is too late
         const stale = { ...party, isBlocked: true, version: 2 }
-        assert.isFalse(yield* parties.update(stale))
+        assert.isFalse(yield* parties.update(stale, stale.version - 1))
         assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(suspended))
         // a version from the future is refused as well
-        assert.isFalse(yield* parties.update({ ...party, isBlocked: true, version: 9 }))
+        assert.isFalse(yield* parties.update({ ...party, isBlocked: true, version: 9 }, 8))
         assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(suspended))
 
         const blocked = { ...suspended, isBlocked: true, version: 3 }
-        assert.isTrue(yield* parties.update(blocked))
+        assert.isTrue(yield* parties.update(blocked, blocked.version - 1))
         assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(blocked))
 
         // an unknown party is not updated (and not created)
         const ghost = partyRecord({ version: 2 })
-        assert.isFalse(yield* parties.update(ghost))
+        assert.isFalse(yield* parties.update(ghost, ghost.version - 1))
         assert.isTrue(Option.isNone(yield* parties.findById(ghost.id)))
       }))
 
@@ -177,9 +189,9 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual([...listed].sort((x, y) => x.id.localeCompare(y.id)), [a, b].sort((x, y) => x.id.localeCompare(y.id)))
 
         const suspended = { ...a, isSuspended: true, version: 2 }
-        assert.isTrue(yield* shops.update(suspended))
+        assert.isTrue(yield* shops.update(suspended, suspended.version - 1))
         assert.deepStrictEqual(yield* shops.findById(party.id, a.id), Option.some(suspended))
-        assert.isFalse(yield* shops.update({ ...a, isBlocked: true, version: 2 }))
+        assert.isFalse(yield* shops.update({ ...a, isBlocked: true, version: 2 }, 1))
         assert.deepStrictEqual(yield* shops.findById(party.id, a.id), Option.some(suspended))
         // the other shop of the party is untouched
         assert.deepStrictEqual(yield* shops.findById(party.id, b.id), Option.some(b))
@@ -196,10 +208,10 @@ for (const dialect of Dialects.dialects()) {
         yield* shops.insert(shop)
         const first = Option.getOrThrow(yield* shops.findGoverned(party.id, shop.id))
         assert.deepStrictEqual([first.shop.isBlocked, first.party.isSuspended], [false, false])
-        assert.isTrue(yield* shops.update({ ...shop, isBlocked: true, version: 2 }))
+        assert.isTrue(yield* shops.update({ ...shop, isBlocked: true, version: 2 }, 1))
         const blocked = Option.getOrThrow(yield* shops.findGoverned(party.id, shop.id))
         assert.deepStrictEqual([blocked.shop.isBlocked, blocked.shop.version], [true, 2])
-        assert.isTrue(yield* parties.update({ ...party, isSuspended: true, version: 2 }))
+        assert.isTrue(yield* parties.update({ ...party, isSuspended: true, version: 2 }, 1))
         assert.isTrue(Option.getOrThrow(yield* shops.findGoverned(party.id, shop.id)).party.isSuspended)
       }))
 
@@ -216,7 +228,7 @@ for (const dialect of Dialects.dialects()) {
         assert.isTrue(Option.isNone(yield* shops.findById(p2.id, mine.id)))
         assert.deepStrictEqual(yield* shops.listByParty(p2.id), [])
         // another party cannot update it through its own id
-        assert.isFalse(yield* shops.update({ ...mine, partyID: p2.id, isBlocked: true, version: 2 }))
+        assert.isFalse(yield* shops.update({ ...mine, partyID: p2.id, isBlocked: true, version: 2 }, 1))
         assert.deepStrictEqual(yield* shops.findById(p1.id, mine.id), Option.some(mine))
 
         // the same shop id under the second party is a different shop
@@ -224,7 +236,7 @@ for (const dialect of Dialects.dialects()) {
         yield* shops.insert(theirs)
         assert.deepStrictEqual(yield* shops.findById(p2.id, mine.id), Option.some(theirs))
         assert.deepStrictEqual(yield* shops.findById(p1.id, mine.id), Option.some(mine))
-        assert.isTrue(yield* shops.update({ ...theirs, isSuspended: true, version: 2 }))
+        assert.isTrue(yield* shops.update({ ...theirs, isSuspended: true, version: 2 }, 1))
         assert.deepStrictEqual(yield* shops.findById(p1.id, mine.id), Option.some(mine))
         assert.deepStrictEqual((yield* shops.listByParty(p1.id)).map((s) => s.id), [mine.id])
       }))
@@ -235,7 +247,7 @@ for (const dialect of Dialects.dialects()) {
         const x = `inv-${RandomIds.make()}`
         const y = `inv-${RandomIds.make()}`
         const append = (aggregateID: string, change: unknown) =>
-          log.append({ aggregateType: "invoice", aggregateID, partyID: "party-e", changes: [change] })
+          appended({ aggregateType: "invoice", aggregateID, partyID: "party-e", changes: [change] })
         const ids: Array<[string, number]> = []
         for (const [agg, n] of [[x, 1], [y, 1], [x, 2], [x, 3], [y, 2]] as const) {
           const stored = yield* append(agg, { changeType: "Test", n })
@@ -245,7 +257,7 @@ for (const dialect of Dialects.dialects()) {
         }
         assert.deepStrictEqual(ids, [[x, 1], [y, 1], [x, 2], [x, 3], [y, 2]])
         // the same id under another aggregate type is another aggregate
-        const other = yield* log.append({ aggregateType: "customer", aggregateID: x, partyID: "party-e", changes: [] })
+        const other = yield* appended({ aggregateType: "customer", aggregateID: x, partyID: "party-e", changes: [] })
         assert.strictEqual(other.id, 1)
 
         const list = (aggregateID: string, after: number, limit: number) =>
@@ -284,7 +296,7 @@ for (const dialect of Dialects.dialects()) {
         assert.strictEqual(failed, "boom")
         const events = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
         assert.deepStrictEqual(events.map((e) => e.changes), [[1]])
-        assert.strictEqual((yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [3] })).id, 2)
+        assert.strictEqual((yield* appended({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [3] })).id, 2)
       }))
 
     it.effect("EventLog: concurrent transactions append to one aggregate in turn, numbered without gaps or repeats", () =>
@@ -293,14 +305,14 @@ for (const dialect of Dialects.dialects()) {
         const tx = yield* Transactions
         const sql = yield* SqlClient.SqlClient
         const x = `inv-${RandomIds.make()}`
-        yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [0], first: true })
+        yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [0] })
         // each transaction appends twice, with a pause between: another append must wait for it
         const ids = yield* Effect.all(
           Array.from({ length: 16 }, (_, i) =>
             tx.withTransaction(Effect.gen(function*() {
-              const a = yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [i, "a"] })
+              const a = yield* appended({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [i, "a"] })
               yield* Effect.sleep("2 millis").pipe(Effect.withClock(Clock.make()))
-              const b = yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [i, "b"] })
+              const b = yield* appended({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [i, "b"] })
               return [a.id, b.id] as const
             }))),
           { concurrency: "unbounded" }
@@ -315,7 +327,7 @@ for (const dialect of Dialects.dialects()) {
         yield* tx.withTransaction(
           log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: ["gone"] }).pipe(Effect.zipRight(Effect.fail("boom")))
         ).pipe(Effect.ignore)
-        assert.strictEqual((yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: ["next"] })).id, 34)
+        assert.strictEqual((yield* appended({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: ["next"] })).id, 34)
         // PostgreSQL numbers from the aggregate's head row: it holds the last number
         const head = yield* sql.onDialectOrElse({
           pg: () => Effect.map(sql<{ last: unknown }>`SELECT last FROM event_heads WHERE aggregate_id = ${x}`, (r) => r.map((h) => Number(h.last))),
@@ -324,19 +336,19 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(head, [34])
       }))
 
-    it.effect("atomicWrites: a first event, its outbox row and a timer are written together", () =>
+    it.effect("a transaction that only writes: a first event, its outbox row and a timer are written together", () =>
       Effect.gen(function*() {
         const log = yield* EventLog
         const timers = yield* Timers
         const tx = yield* Transactions
         const sql = yield* SqlClient.SqlClient
         const x = `inv-${RandomIds.make()}`
-        const answer = yield* tx.atomicWrites(Effect.gen(function*() {
-          const stored = yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: ["$1 stays text"], first: true })
+        const answer = yield* tx.withTransaction(Effect.gen(function*() {
+          yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: ["$1 stays text"] })
           yield* timers.schedule({ kind: "atomic.test", subject: x, dueAt: new Date(4_000_000_000_000), payload: { n: 1 } })
-          return stored.id
+          return "written"
         }))
-        assert.strictEqual(answer, 1)
+        assert.strictEqual(answer, "written")
         const events = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
         assert.deepStrictEqual(events.map((e) => e.changes), [["$1 stays text"]])
         const outbox = yield* sql<{ eventId: unknown }>`SELECT event_id FROM outbox WHERE aggregate_id = ${x}`
@@ -345,25 +357,28 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(timer.map((r) => Number(r.dueAt)), [4_000_000_000_000])
       }))
 
-    it.effect("atomicWrites: a failure, or a write the database refuses, leaves nothing", () =>
+    it.effect("a transaction that only writes: a failure, or a write the database refuses, leaves nothing", () =>
       Effect.gen(function*() {
         const log = yield* EventLog
         const timers = yield* Timers
         const tx = yield* Transactions
         const sql = yield* SqlClient.SqlClient
         const x = `inv-${RandomIds.make()}`
-        const failed = yield* tx.atomicWrites(
-          log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [1], first: true }).pipe(
+        const failed = yield* tx.withTransaction(
+          log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [1] }).pipe(
             Effect.zipRight(Effect.fail("boom" as const))
           )
         ).pipe(Effect.flip)
         assert.strictEqual(failed, "boom")
         assert.deepStrictEqual(yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 }), [])
-        // the event exists already: the second unit's insert is refused, and its timer with it
-        yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [2], first: true })
-        const exit = yield* tx.atomicWrites(Effect.gen(function*() {
+        // the row exists already: the second unit's insert is refused, and its event and timer with it
+        yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [2] })
+        const row = { kind: "atomic.twice", subject: x, dueAt: 4_000_000_000_000, payload: "null" }
+        yield* sql`INSERT INTO timers ${sql.insert(row)}`
+        const exit = yield* tx.withTransaction(Effect.gen(function*() {
           yield* timers.schedule({ kind: "atomic.test", subject: x, dueAt: new Date(4_000_000_000_000), payload: null })
-          yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [3], first: true })
+          yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [3] })
+          yield* insert(sql, "timers", sql`INSERT INTO timers ${sql.insert(row)}`)
         })).pipe(Effect.exit)
         assert.isTrue(exit._tag === "Failure")
         const timer = yield* sql`SELECT due_at FROM timers WHERE kind = 'atomic.test' AND subject = ${x}`

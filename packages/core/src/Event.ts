@@ -32,11 +32,6 @@ export interface PendingEvent<C = unknown> {
   readonly aggregateID: string
   readonly partyID: string
   readonly changes: ReadonlyArray<C>
-  /**
-   * The aggregate's first event, appended in the transaction that creates the aggregate: it is
-   * numbered 1 without reading the log (a second "first" event fails on the key).
-   */
-  readonly first?: boolean | undefined
 }
 
 /**

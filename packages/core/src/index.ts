@@ -17,6 +17,8 @@ export * as Chargeback from "./chargeback/Chargeback.js"
 /** @since 0.1.0 */
 export * as ChargebackService from "./chargeback/ChargebackService.js"
 /** @since 0.1.0 */
+export * as Contention from "./Contention.js"
+/** @since 0.1.0 */
 export * as Contract from "./contract/Contract.js"
 /** @since 0.1.0 */
 export * as ContractService from "./contract/ContractService.js"

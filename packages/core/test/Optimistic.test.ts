@@ -3,7 +3,9 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import * as FiberRef from "effect/FiberRef"
 import * as TestClock from "effect/TestClock"
+import * as Contention from "../src/Contention.js"
 import { knownFirst, retryOnConflict, VersionConflict } from "../src/internal/optimistic.js"
 
 /** A store of one versioned value, and a command on it in the shape the services use. */
@@ -81,8 +83,8 @@ describe("retryOnConflict under contention", () => {
     let lost = 0
     const read = knownFirst(
       { version: 1 },
-      Effect.sync(() => (log.push("read"), { version: 1 })),
-      Effect.sync(() => (log.push("locked"), { version: 1 }))
+      Effect.flatMap(FiberRef.get(Contention.current), (contended) =>
+        Effect.sync(() => (log.push(contended ? "locked" : "read"), { version: 1 })))
     )
     const command = retryOnConflict(Effect.gen(function*() {
       const { stale } = yield* read

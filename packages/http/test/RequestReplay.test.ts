@@ -398,6 +398,9 @@ const BASELINE: Record<Dialects.Dialect, number> = { sqlite: 4, pg: 1 }
  * writes; on SQLite it is one more insert on the group commit's connection (in-process, no round
  * trip).
  */
-/** createPayment's, with the processing to its capture, before `X-Request-ID` replay existed. */
-const PAYMENT_BASELINE: Record<Dialects.Dialect, number> = { sqlite: 33, pg: 16 }
+/**
+ * createPayment's, with the processing to its capture, before `X-Request-ID` replay existed (on
+ * SQLite, less three reads since an event is numbered by the insert that writes it).
+ */
+const PAYMENT_BASELINE: Record<Dialects.Dialect, number> = { sqlite: 30, pg: 16 }
 const CLAIM: Record<Dialects.Dialect, number> = { sqlite: 1, pg: 0 }

@@ -8,7 +8,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
-import { hasWritten, heldWrites, write } from "./writes.js"
+import { hasWritten, heldWrites, insert } from "../sql/driver/writes.js"
 
 /** @internal The key a request claims, when, and whether a write of it is under way or done. */
 export interface Claim {
@@ -22,7 +22,7 @@ export const currentClaim = FiberRef.unsafeMake<Claim | undefined>(undefined)
 
 /**
  * @internal
- * `run` (a `withTransaction` or `atomicWrites`) with the fiber's pending claim written at the end
+ * `run` (a `withTransaction`) with the fiber's pending claim written at the end
  * of its body, among its writes: on PostgreSQL it joins the held writes of the last statement, on
  * SQLite it runs on the unit's connection. Only an outermost transaction that wrote claims; one
  * that fails gives the claim back to the request's next transaction.
@@ -36,7 +36,7 @@ export const claiming = (sql: SqlClient.SqlClient) =>
     const claimIfWritten = Effect.flatMap(hasWritten, (wrote) => {
       if (!wrote || claim.taken) return Effect.void
       claim.taken = true
-      return write(sql`INSERT INTO request_replays (key, created_at) VALUES (${claim.key}, ${claim.createdAt})`)
+      return insert(sql, "request_replays", sql`INSERT INTO request_replays (key, created_at) VALUES (${claim.key}, ${claim.createdAt})`)
     })
     return run(Effect.tap(effect, () => claimIfWritten)).pipe(
       Effect.onError(() => Effect.sync(() => (claim.taken = false)))

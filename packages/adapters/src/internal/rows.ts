@@ -1,4 +1,31 @@
 /** @internal Column codecs shared by every repository: the same row reads both dialects. */
+import * as Schema from "effect/Schema"
+
+/** An INTEGER / BIGINT column: SQLite answers a number, PostgreSQL a BIGINT as text. */
+export const IntColumn = Schema.Union(Schema.Number, Schema.NumberFromString)
+
+/** Milliseconds since the epoch in an INTEGER / BIGINT column, as a `Date`. */
+export const DateColumn = Schema.transform(IntColumn, Schema.DateFromSelf, {
+  strict: true,
+  decode: (ms) => new Date(ms),
+  encode: (d) => d.getTime()
+})
+
+/** A flag column: SQLite answers 0 / 1, PostgreSQL an INTEGER or a BOOLEAN. */
+export const BoolColumn = Schema.transform(Schema.Union(Schema.Boolean, Schema.Number, Schema.String), Schema.Boolean, {
+  strict: true,
+  decode: (v) => v === true || v === 1 || v === "1" || v === "t",
+  encode: (b) => b
+})
+
+/** A TEXT column that may be NULL: the field is absent when it is. */
+export const OptionalText = Schema.optionalWith(Schema.String, { nullable: true, exact: true })
+
+/** A JSON document kept in a TEXT column. */
+export const JsonColumn = <A, I, R>(schema: Schema.Schema<A, I, R>) => Schema.parseJson(schema)
+
+/** Metadata as stored: checked against the interface's limits when it came in. */
+export const StoredMetadata = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
 export const bool = (v: unknown): boolean => v === true || v === 1 || v === "1" || v === "t"
 export const flag = (b: boolean): number => (b ? 1 : 0)

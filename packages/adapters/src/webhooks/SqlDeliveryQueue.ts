@@ -20,11 +20,11 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Batcher from "../internal/batcher.js"
+import * as Batcher from "../sql/driver/batcher.js"
 import { rowLock } from "../internal/locks.js"
 import { int, optDate } from "../internal/rows.js"
 import { enqueueMany } from "../internal/webhooks/queue.js"
-import * as Statements from "../Statements.js"
+import * as Statements from "../sql/driver/Statements.js"
 
 /** The queue's head and the notifications behind it, read at once. */
 const HEADS_PER_READ = 20

@@ -25,8 +25,8 @@ export class ApiKeyService extends Effect.Service<ApiKeyService>()("kassa/ApiKey
     /** Issues a new API key for the party: a signed JWT whose `jti` is registered. */
     const issue = Traced.fn("ApiKeyService.issue")(function*(partyID: string) {
       const id = yield* ids.next
-      // A unit of its own: a request's replay key is claimed with it.
-      yield* tx.atomicWrites(keys.insert({ id, partyID, kind: "api-key", createdAt: yield* now, revokedAt: undefined }))
+      // A transaction of its own: a request's replay key is claimed with it.
+      yield* tx.withTransaction(keys.insert({ id, partyID, kind: "api-key", createdAt: yield* now, revokedAt: undefined }))
       const token = yield* tokens.issue({ kind: "api-key", sub: partyID, jti: id })
       return { keyID: id, token } as const
     })

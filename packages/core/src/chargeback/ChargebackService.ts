@@ -11,6 +11,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Contention from "../Contention.js"
 import { BusinessError, NotFound } from "../Errors.js"
 import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
 import * as Traced from "../internal/traced.js"
@@ -80,22 +81,21 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
       })
 
     const record = (c: ChargebackRecord) =>
-      events.record({
+      events.append({
         aggregateType: AGGREGATE,
         aggregateID: `${c.invoiceID}/${c.paymentID}/${c.id}`,
         partyID: c.partyID,
-        first: c.version === 1,
         changes: [{ changeType: "ChargebackChanged", chargeback: { ...toChargeback(c), createdAt: c.createdAt.toISOString() } }]
       })
 
     /** The payment is charged back by `c`: marked on the payment and recorded as an invoice event. */
     const chargeBack = (p: PaymentRecord, c: ChargebackRecord) =>
       Effect.gen(function*() {
-        if (!(yield* paymentRepo.update({ ...p, chargedBack: true, version: p.version + 1 }))) {
+        if (!(yield* paymentRepo.update({ ...p, chargedBack: true, version: p.version + 1 }, p.version))) {
           return yield* new VersionConflict({ what: `payment ${p.invoiceID}/${p.id}` })
         }
         const change: typeof PaymentChargedBack.Type = { changeType: "PaymentChargedBack", paymentID: p.id, chargebackID: c.id }
-        yield* events.record({ aggregateType: INVOICE_AGGREGATE, aggregateID: p.invoiceID, partyID: p.partyID, first: false, changes: [change] })
+        yield* events.append({ aggregateType: INVOICE_AGGREGATE, aggregateID: p.invoiceID, partyID: p.partyID, changes: [change] })
       })
 
     /** Opens a chargeback on a captured payment (the operator). */
@@ -103,7 +103,7 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
       function*(invoiceID: string, paymentID: string, params: ChargebackParams) {
         return yield* tx.withTransaction(Effect.gen(function*() {
           // Locked: refunds and other chargebacks of the payment wait (they lock it too).
-          const p = yield* paymentRepo.findForUpdate(invoiceID, paymentID).pipe(
+          const p = yield* Contention.expected(paymentRepo.findById(invoiceID, paymentID)).pipe(
             Effect.flatMap((o) => (Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Payment", paymentID))))
           )
           if (p.status !== "captured") {
@@ -119,7 +119,7 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
           const left = remaining(p.amount, yield* refunds.listByPayment(invoiceID, paymentID), chargedBackOf(existing))
           const body = params.body ?? left
           if (body > left || body <= 0) return yield* BusinessError.of("invoicePaymentAmountExceeded", `Max body: ${left}`)
-          if (!(yield* paymentRepo.update({ ...p, version: p.version + 1 }))) {
+          if (!(yield* paymentRepo.update({ ...p, version: p.version + 1 }, p.version))) {
             return yield* new VersionConflict({ what: `payment ${invoiceID}/${paymentID}` })
           }
           const c: ChargebackRecord = {
@@ -152,7 +152,7 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
           const c = yield* load(invoiceID, paymentID, id)
           const next = decide(c, cmd)
           if (Either.isLeft(next)) return yield* next.left
-          const p = yield* paymentRepo.findForUpdate(invoiceID, paymentID).pipe(Effect.flatMap(Effect.orDie))
+          const p = yield* Contention.expected(paymentRepo.findById(invoiceID, paymentID)).pipe(Effect.flatMap(Effect.orDie))
           const others = (yield* chargebacks.listByPayment(invoiceID, paymentID)).filter((x) => x.id !== id)
           if (cmd._tag === "Reopen" && others.some((x) => x.status === "pending")) {
             return yield* BusinessError.of("chargebackInProgress", "Another chargeback of this payment is pending")
@@ -162,7 +162,7 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
             return yield* BusinessError.of("invoicePaymentAmountExceeded", `Max body: ${left}`)
           }
           const updated: ChargebackRecord = { ...c, ...next.right, version: c.version + 1 }
-          if (!(yield* chargebacks.update(updated))) return yield* new VersionConflict({ what: `chargeback ${id}` })
+          if (!(yield* chargebacks.update(updated, c.version))) return yield* new VersionConflict({ what: `chargeback ${id}` })
           const plan = planOf(c)
           const held = Option.getOrUndefined(yield* ledger.plan(plan))
           const lastBatch = held?.batches.at(-1)?.id ?? 1

@@ -80,13 +80,12 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
         Option.isSome(o) && o.value.deletedAt === undefined ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Customer", id)))
 
     /** Appends customer changes: the specification's ones encoded, lifecycle ones as they are. */
-    const append = (c: CustomerRecord, changes: ReadonlyArray<CustomerChange | { readonly changeType: string }>, first = false) =>
-      events.record({
+    const append = (c: CustomerRecord, changes: ReadonlyArray<CustomerChange | { readonly changeType: string }>) =>
+      events.append({
         aggregateType: AGGREGATE,
         aggregateID: c.id,
         partyID: c.partyID,
-        changes: changes.map((x) => (publicChange(x) ? encodeChange(x) : x)),
-        first
+        changes: changes.map((x) => (publicChange(x) ? encodeChange(x) : x))
       })
 
     const create = Traced.fn("CustomerService.create")(function*(caller: string, params: CustomerParams) {
@@ -125,7 +124,7 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
           if (Option.isSome(prior)) return yield* replay(prior.value)
         }
         yield* customers.insert(customer)
-        yield* append(customer, [{ changeType: "CustomerCreated" }], true)
+        yield* append(customer, [{ changeType: "CustomerCreated" }])
         return customer
       }))
       return yield* answer(saved)
@@ -140,7 +139,7 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
         const c = yield* load(partyID, id)
         yield* shops.requireActive(PartyID.make(partyID), ShopID.make(c.shopID))
         const deleted: CustomerRecord = { ...c, deletedAt: yield* now, version: c.version + 1 }
-        if (!(yield* customers.update(deleted))) return yield* new VersionConflict({ what: `customer ${id}` })
+        if (!(yield* customers.update(deleted, c.version))) return yield* new VersionConflict({ what: `customer ${id}` })
         yield* append(c, [{ changeType: "CustomerDeleted" }])
       })))
     })
@@ -170,11 +169,11 @@ export class CustomerService extends Effect.Service<CustomerService>()("kassa/Cu
         const next = change(b)
         if (next === undefined) return b
         const updated = { ...next.binding, version: b.version + 1 }
-        if (!(yield* customers.updateBinding(updated))) return yield* new VersionConflict({ what: `binding ${id}` })
+        if (!(yield* customers.updateBinding(updated, b.version))) return yield* new VersionConflict({ what: `binding ${id}` })
         const c = yield* customers.findById(b.partyID, customerID).pipe(Effect.flatMap(Effect.orDie))
         const lifecycle: Array<{ readonly changeType: string }> = []
         if (updated.status === "succeeded" && c.status === "unready") {
-          if (!(yield* customers.update({ ...c, status: "ready", version: c.version + 1 }))) {
+          if (!(yield* customers.update({ ...c, status: "ready", version: c.version + 1 }, c.version))) {
             return yield* new VersionConflict({ what: `customer ${customerID}` })
           }
           lifecycle.push({ changeType: "CustomerReady" })

@@ -1,6 +1,7 @@
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
+import * as Contention from "../Contention.js"
 
 /** @internal A concurrent command changed the aggregate between our read and our write. */
 export class VersionConflict extends Data.TaggedError("VersionConflict")<{ readonly what: string }> {}
@@ -22,7 +23,7 @@ const afterConflict = Schedule.recurs(1).pipe(
 /**
  * @internal
  * Runs a read-decide-write command again when its optimistic write lost a race, until it wins
- * (retries that read with `knownFirst`'s `locked` queue on the row lock). Past the generous bound
+ * (retries that read with `knownFirst` read under `Contention.expected`, and queue). Past the generous bound
  * the conflict is a defect: something is hammering one aggregate.
  */
 export const retryOnConflict = <A, E, R>(command: Effect.Effect<A, E | VersionConflict, R>): Effect.Effect<A, Exclude<E, VersionConflict>, R> =>
@@ -37,14 +38,15 @@ export const retryOnConflict = <A, E, R>(command: Effect.Effect<A, E | VersionCo
  * (a read saved), then fresh reads. A decision on the copy may be stale: the optimistic write
  * catches that, and a refusal or a no-op decided on it must be decided again (`stale`: fail
  * with a `VersionConflict` to retry on a fresh read). Once an attempt has lost a race, the next
- * ones read with `locked` (the row kept for the transaction), so concurrent commands queue instead
- * of racing again; an uncontended command never pays for the lock. Make one per run of the command.
+ * ones read under `Contention.expected` (storage keeps the row for the transaction), so concurrent
+ * commands queue instead of racing again; an uncontended command never pays for the lock. Make one
+ * per run of the command.
  */
-export const knownFirst = <A, E, R>(known: A | undefined, read: Effect.Effect<A, E, R>, locked: Effect.Effect<A, E, R> = read) => {
+export const knownFirst = <A, E, R>(known: A | undefined, read: Effect.Effect<A, E, R>) => {
   let attempts = 0
   return Effect.suspend(() => {
     const attempt = attempts++
     if (attempt === 0 && known !== undefined) return Effect.succeed({ value: known, stale: true })
-    return Effect.map(attempt === 0 ? read : locked, (value) => ({ value, stale: false }))
+    return Effect.map(attempt === 0 ? read : Contention.expected(read), (value) => ({ value, stale: false }))
   })
 }

@@ -194,7 +194,7 @@ export class InvoiceTemplateService extends Effect.Service<InvoiceTemplateServic
           randomizeAmount: params.randomizeAmount ?? t.randomizeAmount,
           version: t.version + 1
         }
-        if (!(yield* templates.update(updated))) return yield* new VersionConflict({ what: `invoice template ${id}` })
+        if (!(yield* templates.update(updated, t.version))) return yield* new VersionConflict({ what: `invoice template ${id}` })
         return toTemplate(updated)
       })))
     })

@@ -82,15 +82,14 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
       return found.value
     })
 
-    const append = (invoice: InvoiceRecord, changes: ReadonlyArray<InvoiceChange>, first = false) =>
+    const append = (invoice: InvoiceRecord, changes: ReadonlyArray<InvoiceChange>) =>
       changes.length === 0
         ? Effect.void
-        : events.record({
+        : events.append({
           aggregateType: AGGREGATE,
           aggregateID: invoice.id,
           partyID: invoice.partyID,
-          changes: encodeChanges(changes),
-          first
+          changes: encodeChanges(changes)
         })
 
     /** Checks the params against the shop and its terms; answers the invoice to create. */
@@ -186,7 +185,7 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
     const insert = (invoice: InvoiceRecord) =>
       Effect.gen(function*() {
         yield* invoices.insert(invoice)
-        yield* append(invoice, [{ changeType: "InvoiceCreated", invoice: toInvoice(invoice) }], true)
+        yield* append(invoice, [{ changeType: "InvoiceCreated", invoice: toInvoice(invoice) }])
         yield* timers.schedule({ kind: DUE_TIMER, subject: invoice.id, dueAt: invoice.dueDate, payload: null })
       })
 
@@ -221,17 +220,16 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
           }
         }
         const built = yield* build(caller, params, invoiceTemplateID)
-        // Without an externalID the command only writes: the storage may send it at once.
-        const invoice = key === undefined
-          ? yield* tx.atomicWrites(Effect.as(insert(built), built))
-          : yield* tx.withTransaction(
-            Effect.gen(function*() {
+        const invoice = yield* tx.withTransaction(
+          Effect.gen(function*() {
+            if (key !== undefined) {
               const prior = yield* idempotency.claim(key, { entityID: built.id, fingerprint: fp })
               if (Option.isSome(prior)) return yield* replay(prior.value)
-              yield* insert(built)
-              return built
-            })
-          )
+            }
+            yield* insert(built)
+            return built
+          })
+        )
         return { invoice, invoiceAccessToken: yield* accessTokens.issue(caller, "invoice", invoice.id, INVOICE_TOKEN_DAYS) }
       }
     )
@@ -264,7 +262,7 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
               activePaymentID: state.activePaymentID,
               version: invoice.version + 1
             }
-            if (!(yield* invoices.update(updated))) return yield* new VersionConflict({ what: `invoice ${invoice.id}` })
+            if (!(yield* invoices.update(updated, invoice.version))) return yield* new VersionConflict({ what: `invoice ${invoice.id}` })
             yield* append(updated, changes)
             if (state.status !== "unpaid") yield* timers.cancel(DUE_TIMER, invoice.id)
             return updated

@@ -37,7 +37,7 @@ export class PartyService extends Effect.Service<PartyService>()("kassa/PartySer
         }
         if (next.right.isBlocked === party.isBlocked && next.right.isSuspended === party.isSuspended) return party
         const updated: PartyRecord = { ...party, ...next.right, version: party.version + 1 }
-        if (!(yield* parties.update(updated))) return yield* new VersionConflict({ what: `party ${id}` })
+        if (!(yield* parties.update(updated, party.version))) return yield* new VersionConflict({ what: `party ${id}` })
         return updated
       },
       (effect) => retryOnConflict(tx.withTransaction(effect))

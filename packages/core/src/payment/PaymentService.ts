@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as Contention from "../Contention.js"
 import * as Allocation from "../allocation/Allocation.js"
 import * as Cart from "../cart/Cart.js"
 import { isInForce } from "../contract/Contract.js"
@@ -100,7 +101,6 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
     const found = (id: string) => (o: Option.Option<PaymentRecord>) =>
       Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Payment", id))
     const load = (invoiceID: string, id: string) => Effect.flatMap(payments.findById(invoiceID, id), found(id))
-    const loadForUpdate = (invoiceID: string, id: string) => Effect.flatMap(payments.findForUpdate(invoiceID, id), found(id))
 
     // A payment carries its invoice's party: one look-up when it is found; when it is not, the
     // invoice's says which of the two is missing.
@@ -190,8 +190,10 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
           : undefined
         const none = { changes: [] as ReadonlyArray<InvoiceChange>, ended: [] as ReadonlyArray<TimerKey> }
         if (outcome === undefined) return none
-        // Locked till the transaction ends: its write needs no answer, and goes with the others.
-        const invoice = yield* invoiceRepo.findForUpdate(after.invoiceID).pipe(Effect.flatMap(Effect.orDie))
+        // Contended (its payments settle it): kept till the transaction ends, its update cannot lose.
+        const invoice = yield* Contention.expected(invoiceRepo.findById(after.partyID, after.invoiceID)).pipe(
+          Effect.flatMap(Effect.orDie)
+        )
         const command: InvoiceCommand = { _tag: "SettlePayment", paymentID: after.id, outcome }
         const decision = decideInvoice(invoice, command, at)
         if (Either.isLeft(decision)) return yield* Effect.die(decision.left)
@@ -204,14 +206,16 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
           activePaymentID: state.activePaymentID,
           version: invoice.version + 1
         }
-        yield* invoiceRepo.overwrite(updated)
+        if (!(yield* invoiceRepo.update(updated, invoice.version))) {
+          return yield* new VersionConflict({ what: `invoice ${invoice.id}` })
+        }
         return { changes, ended: updated.status !== "unpaid" ? [{ kind: DUE_TIMER, subject: invoice.id }] : [] }
       })
 
     const appendEvent = (invoice: { readonly id: string; readonly partyID: string }, changes: ReadonlyArray<InvoiceChange>) =>
       changes.length === 0
         ? Effect.void
-        : events.record({ aggregateType: INVOICE, aggregateID: invoice.id, partyID: invoice.partyID, changes: encodeChanges(changes) })
+        : events.append({ aggregateType: INVOICE, aggregateID: invoice.id, partyID: invoice.partyID, changes: encodeChanges(changes) })
 
     /**
      * Runs one command of the payment machine with everything it implies, atomically.
@@ -228,7 +232,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
       { extra = () => ({}), known }: ApplyOptions & { readonly known?: PaymentRecord } = {}
     ) =>
       Effect.suspend(() => {
-        const read = knownFirst(known, load(invoiceID, id), loadForUpdate(invoiceID, id))
+        const read = knownFirst(known, load(invoiceID, id))
         const conflict = () => new VersionConflict({ what: `payment ${invoiceID}/${id}` })
         // the status the committed attempt reached, counted once it is committed
         let reached: string | undefined
@@ -264,7 +268,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
             after = { ...after, allocation: after.capture.allocation }
           }
           if (after.capture?.cart !== undefined && after.status === "captured") after = { ...after, cart: after.capture.cart }
-          if (!(yield* payments.update(after))) return yield* conflict()
+          if (!(yield* payments.update(after, before.version))) return yield* conflict()
           // the invoice before the ledger, whose reads leave the invoice's write waiting
           const settled = yield* settleInvoice(after, at)
           yield* account(before, after)
@@ -603,8 +607,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
 
       const read = knownFirst(
         invoice,
-        invoiceRepo.findById(partyID, invoiceID).pipe(Effect.flatMap(Effect.orDie)),
-        invoiceRepo.findForUpdate(invoiceID).pipe(Effect.flatMap(Effect.orDie))
+        invoiceRepo.findById(partyID, invoiceID).pipe(Effect.flatMap(Effect.orDie))
       )
       const created = yield* retryOnConflict(tx.withTransaction(Effect.gen(function*() {
         const { value: current, stale } = yield* read
@@ -625,7 +628,7 @@ export class PaymentService extends Effect.Service<PaymentService>()("kassa/Paym
           paymentCount: started + 1,
           version: current.version + 1
         }
-        if (!(yield* invoiceRepo.update(updatedInvoice))) {
+        if (!(yield* invoiceRepo.update(updatedInvoice, current.version))) {
           return yield* new VersionConflict({ what: `invoice ${invoiceID}` })
         }
         const payment: PaymentRecord = {

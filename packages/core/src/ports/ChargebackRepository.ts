@@ -13,6 +13,6 @@ export class ChargebackRepository extends Context.Tag("kassa/ChargebackRepositor
   readonly findById: (invoiceID: string, paymentID: string, id: string) => Effect.Effect<Option.Option<ChargebackRecord>>
   readonly listByPayment: (invoiceID: string, paymentID: string) => Effect.Effect<ReadonlyArray<ChargebackRecord>>
   readonly insert: (chargeback: ChargebackRecord) => Effect.Effect<void>
-  /** Writes `chargeback` if the stored version is still `chargeback.version - 1`. */
-  readonly update: (chargeback: ChargebackRecord) => Effect.Effect<boolean>
+  /** Writes `chargeback` if the stored version is still `expectedVersion`; answers whether it did. */
+  readonly update: (chargeback: ChargebackRecord, expectedVersion: number) => Effect.Effect<boolean>
 }>() {}

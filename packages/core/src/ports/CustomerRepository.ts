@@ -13,12 +13,12 @@ export class CustomerRepository extends Context.Tag("kassa/CustomerRepository")<
   /** The customer, deleted or not. */
   readonly findById: (partyID: string, id: string) => Effect.Effect<Option.Option<CustomerRecord>>
   readonly insert: (customer: CustomerRecord) => Effect.Effect<void>
-  /** Writes `customer` if the stored version is still `customer.version - 1`. */
-  readonly update: (customer: CustomerRecord) => Effect.Effect<boolean>
+  /** Writes `customer` if the stored version is still `expectedVersion`; answers whether it did. */
+  readonly update: (customer: CustomerRecord, expectedVersion: number) => Effect.Effect<boolean>
   readonly findBinding: (customerID: string, id: string) => Effect.Effect<Option.Option<BindingRecord>>
   readonly findBindingByInteraction: (interactionID: string) => Effect.Effect<Option.Option<BindingRecord>>
   readonly listBindings: (customerID: string) => Effect.Effect<ReadonlyArray<BindingRecord>>
   readonly insertBinding: (binding: BindingRecord) => Effect.Effect<void>
-  /** Writes `binding` if the stored version is still `binding.version - 1`. */
-  readonly updateBinding: (binding: BindingRecord) => Effect.Effect<boolean>
+  /** Writes `binding` if the stored version is still `expectedVersion`; answers whether it did. */
+  readonly updateBinding: (binding: BindingRecord, expectedVersion: number) => Effect.Effect<boolean>
 }>() {}

@@ -10,13 +10,12 @@ import type { PendingEvent, StoredEvent } from "../Event.js"
 
 /** @since 0.1.0 @category tags */
 export class EventLog extends Context.Tag("kassa/EventLog")<EventLog, {
-  /** Numbers the event after the aggregate's last one and stores it with an outbox row. */
-  readonly append: <C>(event: PendingEvent<C>) => Effect.Effect<StoredEvent<C>>
   /**
-   * Appends like `append` for a caller that does not need the number: the storage may hold the
-   * write back with the transaction's other writes until its next read or its end.
+   * Numbers the event after the aggregate's last one and stores it with an outbox row. Nobody
+   * needs the number here (`list` reads it back): the storage may hold the write back with the
+   * transaction's other writes.
    */
-  readonly record: (event: PendingEvent<unknown>) => Effect.Effect<void>
+  readonly append: (event: PendingEvent<unknown>) => Effect.Effect<void>
   /**
    * Events of one aggregate with id greater than `after`, oldest first, at most `limit`; with
    * `partyID`, only when the aggregate is that party's.

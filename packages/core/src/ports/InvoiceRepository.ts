@@ -14,17 +14,9 @@ export class InvoiceRepository extends Context.Tag("kassa/InvoiceRepository")<In
   /** For background work that only knows the id (timers). */
   readonly findByIdUnscoped: (id: string) => Effect.Effect<Option.Option<InvoiceRecord>>
   readonly insert: (invoice: InvoiceRecord) => Effect.Effect<void>
-  /** Writes `invoice` if the stored version is still `invoice.version - 1`; answers whether it did. */
-  readonly update: (invoice: InvoiceRecord) => Effect.Effect<boolean>
   /**
-   * Inside a transaction: reads the invoice by id and keeps other writers off it until the
-   * transaction ends (they wait, then find a newer version).
+   * Writes `invoice` if the stored version is still `expectedVersion`; answers whether it did.
+   * Read under `Contention.expected` in the same transaction, it cannot lose.
    */
-  readonly findForUpdate: (id: string) => Effect.Effect<Option.Option<InvoiceRecord>>
-  /**
-   * Writes `invoice` over the version `findForUpdate` read in the same transaction. Nothing can
-   * have changed it since, so nobody needs an answer: the storage may hold the write back with
-   * the transaction's other writes.
-   */
-  readonly overwrite: (invoice: InvoiceRecord) => Effect.Effect<void>
+  readonly update: (invoice: InvoiceRecord, expectedVersion: number) => Effect.Effect<boolean>
 }>() {}

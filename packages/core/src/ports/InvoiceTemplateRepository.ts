@@ -12,7 +12,7 @@ import type { InvoiceTemplateRecord } from "../invoice-template/InvoiceTemplate.
 export class InvoiceTemplateRepository extends Context.Tag("kassa/InvoiceTemplateRepository")<InvoiceTemplateRepository, {
   readonly findById: (partyID: string, id: string) => Effect.Effect<Option.Option<InvoiceTemplateRecord>>
   readonly insert: (template: InvoiceTemplateRecord) => Effect.Effect<void>
-  /** Writes `template` if the stored version is still `template.version - 1`. */
-  readonly update: (template: InvoiceTemplateRecord) => Effect.Effect<boolean>
+  /** Writes `template` if the stored version is still `expectedVersion`; answers whether it did. */
+  readonly update: (template: InvoiceTemplateRecord, expectedVersion: number) => Effect.Effect<boolean>
   readonly delete: (partyID: string, id: string, at: Date) => Effect.Effect<boolean>
 }>() {}

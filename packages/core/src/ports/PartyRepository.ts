@@ -13,6 +13,6 @@ import type { PartyRecord } from "../party/Party.js"
 export class PartyRepository extends Context.Tag("kassa/PartyRepository")<PartyRepository, {
   readonly findById: (id: PartyID) => Effect.Effect<Option.Option<PartyRecord>>
   readonly insert: (party: PartyRecord) => Effect.Effect<void>
-  /** Writes `party` if the stored version is still `party.version - 1`; answers whether it did. */
-  readonly update: (party: PartyRecord) => Effect.Effect<boolean>
+  /** Writes `party` if the stored version is still `expectedVersion`; answers whether it did. */
+  readonly update: (party: PartyRecord, expectedVersion: number) => Effect.Effect<boolean>
 }>() {}

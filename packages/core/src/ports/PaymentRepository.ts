@@ -16,11 +16,9 @@ export class PaymentRepository extends Context.Tag("kassa/PaymentRepository")<Pa
   readonly listByInvoice: (invoiceID: string) => Effect.Effect<ReadonlyArray<PaymentRecord>>
   readonly findByInteraction: (interactionID: string) => Effect.Effect<Option.Option<PaymentRecord>>
   readonly insert: (payment: PaymentRecord) => Effect.Effect<void>
-  /** Writes `payment` if the stored version is still `payment.version - 1`; answers whether it did. */
-  readonly update: (payment: PaymentRecord) => Effect.Effect<boolean>
   /**
-   * Inside a transaction: reads the payment and keeps other writers off it until the transaction
-   * ends (they wait, then find a newer version). For commands that lost a race on it.
+   * Writes `payment` if the stored version is still `expectedVersion`; answers whether it did.
+   * Read under `Contention.expected` in the same transaction, it cannot lose.
    */
-  readonly findForUpdate: (invoiceID: string, id: string) => Effect.Effect<Option.Option<PaymentRecord>>
+  readonly update: (payment: PaymentRecord, expectedVersion: number) => Effect.Effect<boolean>
 }>() {}

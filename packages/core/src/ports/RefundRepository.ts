@@ -20,6 +20,6 @@ export class RefundRepository extends Context.Tag("kassa/RefundRepository")<Refu
   ) => Effect.Effect<Option.Option<RefundRecord>>
   readonly listByPayment: (invoiceID: string, paymentID: string) => Effect.Effect<ReadonlyArray<RefundRecord>>
   readonly insert: (refund: RefundRecord) => Effect.Effect<void>
-  /** Writes `refund` if the stored version is still `refund.version - 1`; answers whether it did. */
-  readonly update: (refund: RefundRecord) => Effect.Effect<boolean>
+  /** Writes `refund` if the stored version is still `expectedVersion`; answers whether it did. */
+  readonly update: (refund: RefundRecord, expectedVersion: number) => Effect.Effect<boolean>
 }>() {}

@@ -25,6 +25,6 @@ export class ShopRepository extends Context.Tag("kassa/ShopRepository")<ShopRepo
   readonly findGoverned: (partyID: PartyID, id: ShopID) => Effect.Effect<Option.Option<GovernedShop>>
   readonly listByParty: (partyID: PartyID) => Effect.Effect<ReadonlyArray<ShopRecord>>
   readonly insert: (shop: ShopRecord) => Effect.Effect<void>
-  /** Writes `shop` if the stored version is still `shop.version - 1`; answers whether it did. */
-  readonly update: (shop: ShopRecord) => Effect.Effect<boolean>
+  /** Writes `shop` if the stored version is still `expectedVersion`; answers whether it did. */
+  readonly update: (shop: ShopRecord, expectedVersion: number) => Effect.Effect<boolean>
 }>() {}

@@ -10,18 +10,12 @@ import type * as Effect from "effect/Effect"
 /** @since 0.1.0 @category tags */
 export class Transactions extends Context.Tag("kassa/Transactions")<Transactions, {
   /**
-   * Runs `effect` in one transaction. An adapter may hold back the writes whose answers nobody
-   * reads and send them together before the transaction's next read or its commit: a read inside
-   * always sees the transaction's own writes, and a write the database refuses still fails the
-   * transaction.
+   * Runs `effect` in one transaction: all of its writes or none. A read inside always sees the
+   * transaction's own writes, and a write the database refuses fails the transaction. (How the
+   * writes travel is the adapter's: it may hold back those whose answers nobody reads, and send
+   * a transaction that only writes as one statement.)
    */
   readonly withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-  /**
-   * Runs `effect`, which only writes (it reads nothing it writes and needs no write's answer),
-   * as one atomic unit: all of its writes or none. An adapter may hold them back and send them
-   * to the database together when `effect` succeeds (one round trip instead of one per write).
-   */
-  readonly atomicWrites: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /**
    * Starts `effect` in the background, detached from the caller and from any transaction the
    * caller is in (it runs on its own connection and transactions). Failures are logged. Work

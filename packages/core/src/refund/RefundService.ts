@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as Contention from "../Contention.js"
 import * as Allocation from "../allocation/Allocation.js"
 import * as Cart from "../cart/Cart.js"
 import { isInForce } from "../contract/Contract.js"
@@ -93,7 +94,7 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
     })
 
     const append = (partyID: string, invoiceID: string, changes: ReadonlyArray<InvoiceChange>) =>
-      events.record({ aggregateType: INVOICE, aggregateID: invoiceID, partyID, changes: encodeChanges(changes) })
+      events.append({ aggregateType: INVOICE, aggregateID: invoiceID, partyID, changes: encodeChanges(changes) })
 
     /** The refund's postings: each allocated shop gives back its part, the invoice's shop the rest and the fee. */
     const postings = (p: PaymentRecord, r: RefundRecord) =>
@@ -155,8 +156,7 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
         // again on a fresh read, and the payment's version check catches a stale acceptance.
         const read = knownFirst(
           payment,
-          paymentRepo.findById(invoiceID, paymentID).pipe(Effect.flatMap(Effect.orDie)),
-          paymentRepo.findForUpdate(invoiceID, paymentID).pipe(Effect.flatMap(Effect.orDie))
+          paymentRepo.findById(invoiceID, paymentID).pipe(Effect.flatMap(Effect.orDie))
         )
         const created = yield* retryOnConflict(tx.withTransaction(Effect.flatMap(read, ({ stale, value: p }) =>
           Effect.gen(function*() {
@@ -213,7 +213,7 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
               if (Option.isSome(prior)) return { refund: yield* replay(prior.value), fresh: false }
             }
             // Serialises refunds of one payment: a concurrent one loses this write and retries.
-            if (!(yield* paymentRepo.update({ ...p, version: p.version + 1 }))) {
+            if (!(yield* paymentRepo.update({ ...p, version: p.version + 1 }, p.version))) {
               return yield* new VersionConflict({ what: `payment ${invoiceID}/${paymentID}` })
             }
             const refund: RefundRecord = {
@@ -277,7 +277,7 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
         const updated: RefundRecord = outcome.error === undefined
           ? { ...r, status: "succeeded", version: r.version + 1 }
           : { ...r, status: "failed", error: outcome.error, version: r.version + 1 }
-        if (!(yield* refunds.update(updated))) return yield* new VersionConflict({ what: `refund ${subjectOf(r)}` })
+        if (!(yield* refunds.update(updated, r.version))) return yield* new VersionConflict({ what: `refund ${subjectOf(r)}` })
         const changes: Array<InvoiceChange> = [
           updated.error === undefined
             ? { changeType: "RefundStatusChanged", paymentID, refundID: id, status: updated.status }
@@ -285,13 +285,13 @@ export class RefundService extends Effect.Service<RefundService>()("kassa/Refund
         ]
         if (updated.status === "succeeded") {
           // The payment before the ledger, as a refund's creation takes them: one order, no deadlock.
-          const p = yield* paymentRepo.findForUpdate(invoiceID, paymentID).pipe(Effect.flatMap(Effect.orDie))
+          const p = yield* Contention.expected(paymentRepo.findById(invoiceID, paymentID)).pipe(Effect.flatMap(Effect.orDie))
           yield* ledger.commit(planOf(r))
           const all = yield* refunds.listByPayment(invoiceID, paymentID)
           const cbs = yield* chargebacks.listByPayment(invoiceID, paymentID)
           if (p.status === "captured" && remaining(p.amount, all, chargedBackOf(cbs)) === 0 && all.every((x) => x.status !== "pending")) {
             const at = new Date(yield* Clock.currentTimeMillis)
-            if (!(yield* paymentRepo.update({ ...p, status: "refunded", statusChangedAt: at, version: p.version + 1 }))) {
+            if (!(yield* paymentRepo.update({ ...p, status: "refunded", statusChangedAt: at, version: p.version + 1 }, p.version))) {
               return yield* new VersionConflict({ what: `payment ${invoiceID}/${paymentID}` })
             }
             changes.push({ changeType: "PaymentStatusChanged", paymentID, status: "refunded" })

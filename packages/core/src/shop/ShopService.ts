@@ -47,7 +47,7 @@ export class ShopService extends Effect.Service<ShopService>()("kassa/ShopServic
         }
         if (next.right.isBlocked === shop.isBlocked && next.right.isSuspended === shop.isSuspended) return shop
         const updated: ShopRecord = { ...shop, ...next.right, version: shop.version + 1 }
-        if (!(yield* shops.update(updated))) return yield* new VersionConflict({ what: `shop ${id}` })
+        if (!(yield* shops.update(updated, shop.version))) return yield* new VersionConflict({ what: `shop ${id}` })
         return updated
       },
       (effect) => retryOnConflict(tx.withTransaction(effect))

@@ -121,7 +121,7 @@ export class PaymentResources extends Effect.Service<PaymentResources>()("kassa/
       const token = `pt.${yield* ids.next}${yield* ids.next}`
       const session = `ps.${yield* ids.next}${yield* ids.next}`
       // The vault session and the resource naming it go as one write.
-      const record = yield* tx.atomicWrites(Effect.gen(function*() {
+      const record = yield* tx.withTransaction(Effect.gen(function*() {
         const made = yield* tool(params, now, validUntil)
         const record: PaymentResourceRecord = {
           token,

@@ -22,7 +22,7 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
-import { nextTurn } from "./realTime.js"
+import { nextTurn } from "../../internal/realTime.js"
 import { type Direct, heldWrites } from "./writes.js"
 
 interface Group {

@@ -17,7 +17,7 @@ import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
-import * as RealTime from "./realTime.js"
+import * as RealTime from "../../internal/realTime.js"
 
 /**
  * @internal

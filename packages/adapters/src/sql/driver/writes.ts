@@ -1,0 +1,370 @@
+/**
+ * @internal
+ * Writes that may be held back (PostgreSQL): repositories' pure writes, whose answers nobody
+ * reads, are collected and sent as one statement (data-modifying CTEs), composed from the
+ * fragments they were built of.
+ *
+ * - Inside a transaction they go before its next other statement (a read sees them) and before
+ *   `COMMIT`: a transaction's run of writes costs one round trip.
+ * - A transaction opens (`BEGIN`) at its first statement: one whose body only writes never
+ *   opens, and its writes go as one statement when it ends, batched with other such units.
+ *
+ * On SQLite nothing waits: inside a group-commit unit, which holds the one connection, a write
+ * runs on that connection at once (`Direct`), without the statement machinery around it.
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqlConnection from "@effect/sql/SqlConnection"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Statement from "@effect/sql/Statement"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as FiberRef from "effect/FiberRef"
+import * as FiberRefs from "effect/FiberRefs"
+import * as Option from "effect/Option"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as Batcher from "./batcher.js"
+import { currentWork, withWork } from "./Statements.js"
+
+/** @internal A statement as built: its own CTEs (named), and the statement that uses them. */
+export interface Built {
+  readonly ctes: ReadonlyArray<readonly [name: string, statement: Statement.Fragment]>
+  readonly main: Statement.Statement<unknown>
+}
+
+/**
+ * @internal
+ * A write whose answer nobody reads, as its repository built it: what it does (`insert` adds rows,
+ * or upserts them: a second write of such a row in one statement fails instead of being lost, so
+ * units of such writes may share a statement; `change` updates or deletes), the tables it writes,
+ * and its statement, whose own CTEs are named with `name` (names a combined statement keeps apart).
+ */
+export interface Write {
+  readonly kind: "insert" | "change"
+  readonly tables: ReadonlyArray<string>
+  readonly build: (name: (local: string) => string) => Built
+}
+
+/** @internal An insert into `table` (or an upsert). */
+export const inserting = (table: string, statement: Statement.Statement<unknown>): Write => ({
+  kind: "insert",
+  tables: [table],
+  build: () => ({ ctes: [], main: statement })
+})
+
+/** @internal An update or delete of `table`. */
+export const changing = (table: string, statement: Statement.Statement<unknown>): Write => ({
+  kind: "change",
+  tables: [table],
+  build: () => ({ ctes: [], main: statement })
+})
+
+/** Writes held back (PostgreSQL's), and the tables they write. */
+interface Held {
+  readonly sql: SqlClient.SqlClient
+  readonly writes: Array<Write>
+  readonly tables: Set<string>
+  /** Whether a write was held here (sent since or not). */
+  wrote: boolean
+  /** The rows the transaction keeps (read `FOR UPDATE`), as `table/key/version`. */
+  readonly locked: Set<string>
+}
+
+/**
+ * @internal
+ * A SQLite unit's connection, which it holds alone: its writes run on it at once, past the
+ * statement machinery's span, scope and connection acquirer (most of a small write's cost).
+ */
+export interface Direct {
+  readonly sql: SqlClient.SqlClient
+  readonly conn: SqlConnection.Connection
+  /** Whether the unit has written on it. */
+  wrote: boolean
+}
+
+/** @internal The writes held back by the enclosing transaction, if any, or the connection they run on. */
+export const heldWrites = FiberRef.unsafeMake<Held | Direct | undefined>(undefined)
+
+const isDirect = (held: Held | Direct): held is Direct => "conn" in held
+
+/** A transaction's held writes (not a SQLite unit's connection). */
+const inTransaction = (held: Held | Direct | undefined): held is Held => held !== undefined && !isDirect(held)
+
+const ctesOf = (sql: SqlClient.SqlClient, ctes: Built["ctes"]) =>
+  sql.join(", ", false)(ctes.map(([name, statement]) => sql`${sql.literal(name)} AS (${statement})`))
+
+/** One write as a statement of its own. */
+const alone = (sql: SqlClient.SqlClient, write: Write): Statement.Statement<unknown> => {
+  const { ctes, main } = write.build((local) => local)
+  return ctes.length === 0 ? main : sql`WITH ${ctesOf(sql, ctes)} ${main}`
+}
+
+/**
+ * PostgreSQL: the writes as one statement, each but the last a data-modifying CTE (`w0`, `w1`,
+ * …), their own CTEs named apart (`w0_head`, …). One statement is atomic without a transaction
+ * around it, and its parts see one snapshot.
+ */
+const combine = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Statement.Statement<unknown> => {
+  if (writes.length === 1) return alone(sql, writes[0]!)
+  const ctes: Array<readonly [string, Statement.Fragment]> = []
+  let last: Statement.Statement<unknown> | undefined
+  writes.forEach((write, i) => {
+    const built = write.build((local) => `w${i}_${local}`)
+    ctes.push(...built.ctes)
+    if (i < writes.length - 1) ctes.push([`w${i}`, built.main])
+    else last = built.main
+  })
+  return sql`WITH ${ctesOf(sql, ctes)} ${last!}`
+}
+
+const sendCombined = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Effect.Effect<void, SqlError> =>
+  Effect.asVoid(combine(sql, writes))
+
+/**
+ * A write on a unit's own connection. Traced, it has its span as any statement has; statement
+ * transformers (statement counting) see it as any statement.
+ */
+const runDirect = (direct: Direct, statement: Statement.Statement<unknown>): Effect.Effect<void, SqlError> =>
+  Effect.withFiberRuntime((fiber) => {
+    direct.wrote = true
+    const execute = (s: Statement.Statement<unknown>) => {
+      const [text, params] = s.compile()
+      return Effect.asVoid(direct.conn.executeRaw(text, params))
+    }
+    const transform = fiber.getFiberRef(Statement.currentTransformer)
+    if (transform._tag === "None" && !fiber.getFiberRef(FiberRef.currentTracerEnabled)) return execute(statement)
+    return Effect.useSpan("sql.execute", { kind: "client", captureStackTrace: false }, (span) => {
+      const run = (s: Statement.Statement<unknown>) => {
+        span.attribute("db.query.text", s.compile()[0])
+        return execute(s)
+      }
+      return transform._tag === "None" ? run(statement) : Effect.flatMap(transform.value(statement, direct.sql, fiber.getFiberRefs(), span), run)
+    })
+  })
+
+/** Sends what `held` holds (a failed write is a defect, as when sent at once). */
+const flush = (held: Held): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    if (held.writes.length === 0) return Effect.void
+    const writes = held.writes.splice(0)
+    held.tables.clear()
+    return Effect.orDie(sendCombined(held.sql, writes))
+  })
+
+/**
+ * Holds `writes` back with `held`. Writes held together see one snapshot, so a write to a table
+ * the transaction already holds a write for sends those first: two writes of one row (an
+ * aggregate's event head, say) never share a statement. The writes of one call are the caller's
+ * to keep independent.
+ */
+const hold = (held: Held, writes: ReadonlyArray<Write>): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    held.wrote = true
+    const push = Effect.sync(() => {
+      held.writes.push(...writes)
+      for (const write of writes) for (const table of write.tables) held.tables.add(table)
+    })
+    return writes.some((write) => write.tables.some((table) => held.tables.has(table))) ? Effect.zipRight(flush(held), push) : push
+  })
+
+/**
+ * @internal
+ * Writes whose answers nobody reads, in order: one statement on PostgreSQL, where they see the
+ * same snapshot (so none may depend on another's effect), one after the other elsewhere. Held
+ * back inside a transaction.
+ */
+export const writeAll = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Effect.Effect<void> =>
+  Effect.flatMap(FiberRef.get(heldWrites), (held) =>
+    writes.length === 0
+      ? Effect.void
+      : held === undefined
+      ? Effect.orDie(sql.onDialectOrElse({
+        pg: () => sendCombined(sql, writes),
+        orElse: () => Effect.forEach(writes, (write) => alone(sql, write), { discard: true })
+      }))
+      : isDirect(held)
+      ? Effect.orDie(Effect.forEach(writes, (write) => runDirect(held, alone(sql, write)), { discard: true }))
+      : hold(held, writes))
+
+/** @internal An insert (or upsert) into `table` whose answer nobody reads (see `writeAll`). */
+export const insert = (sql: SqlClient.SqlClient, table: string, statement: Statement.Statement<unknown>): Effect.Effect<void> =>
+  writeAll(sql, [inserting(table, statement)])
+
+/** @internal An update or delete of `table` whose answer nobody reads (see `writeAll`). */
+export const change = (sql: SqlClient.SqlClient, table: string, statement: Statement.Statement<unknown>): Effect.Effect<void> =>
+  writeAll(sql, [changing(table, statement)])
+
+/**
+ * @internal
+ * Whether the enclosing transaction has made a write through `writeAll` (false outside of one).
+ */
+export const hasWritten: Effect.Effect<boolean> = Effect.map(FiberRef.get(heldWrites), (held) => held?.wrote === true)
+
+/**
+ * @internal
+ * The rows the enclosing PostgreSQL transaction keeps (read `FOR UPDATE`), as `table/key/version`;
+ * undefined outside of one.
+ */
+export const transactionLocks: Effect.Effect<Set<string> | undefined> = Effect.map(
+  FiberRef.get(heldWrites),
+  (held) => inTransaction(held) ? held.locked : undefined
+)
+
+/** A unit's writes that may share a statement with other units' (see `unitBatcher`). */
+const insertsOnly = (writes: ReadonlyArray<Write>): boolean => writes.every((write) => write.kind === "insert")
+
+const MAX_BATCH = 32
+/** Batches in flight at once: a unit waits for a batch only while this many are being written. */
+const WRITERS = 2
+
+/**
+ * The server refused the statement (an SQLSTATE): nothing of it was written. Any other failure (a
+ * connection lost) leaves that unknown, and a unit sent again could be written twice.
+ */
+const rejected = (error: SqlError): boolean => {
+  const code = (error.cause as { readonly code?: unknown } | undefined)?.code
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)
+}
+
+interface Unit {
+  readonly writes: ReadonlyArray<Write>
+  readonly work: string
+}
+
+/** @internal Sends the writes of a transaction that never opened (one that only wrote). */
+export type SendUnit = (writes: ReadonlyArray<Write>) => Effect.Effect<void, SqlError>
+
+/**
+ * @internal
+ * PostgreSQL: units of writes (transactions that only wrote) that arrive together go as one
+ * statement, one round trip and one commit for all (`Batcher`: the units that arrived while
+ * `WRITERS` batches were being written). A statement is all or nothing, so a unit that fails
+ * fails the batch, whose units are then sent one by one: only that one fails. When the batch's
+ * outcome is unknown (no answer from the server), every unit fails with it and none is sent again.
+ *
+ * The units of one statement see one snapshot: two writes of one row in different units would
+ * not see each other. So only units that only insert are batched (an insert of a row another unit
+ * inserts fails, and so does an upsert of it); any other unit is sent alone.
+ */
+export const unitBatcher = (sql: SqlClient.SqlClient): Effect.Effect<SendUnit, never, Scope.Scope> =>
+  Effect.map(
+    Batcher.make(
+      (units: ReadonlyArray<Unit>) => withWork(units[0]!.work)(sendCombined(sql, units.flatMap((unit) => unit.writes))),
+      { maxBatch: MAX_BATCH, writers: WRITERS, retryAlone: rejected }
+    ),
+    (batched) => (writes) =>
+      insertsOnly(writes)
+        ? Effect.flatMap(FiberRef.get(currentWork), (work) => batched({ writes, work }))
+        : sendCombined(sql, writes)
+  )
+
+/** Statements declared to touch only some tables, and those tables. */
+const confined = new WeakMap<Statement.Statement<unknown>, ReadonlyArray<string>>()
+
+/**
+ * @internal
+ * Declares that the statements it is given read (and write) only `tables`, none of them written
+ * by a trigger of another table: a transaction's held writes to other tables may then wait past
+ * them.
+ */
+export const touchingOnly = (...tables: ReadonlyArray<string>) => <S extends Statement.Statement<any>>(statement: S): S => {
+  confined.set(statement, tables)
+  return statement
+}
+
+/** Whether `statement` may run before the writes `held` holds. */
+const independent = (statement: Statement.Statement<unknown>, held: Held): boolean => {
+  const tables = confined.get(statement)
+  return tables !== undefined && !tables.some((table) => held.tables.has(table))
+}
+
+const flushing = Symbol.for("kassa/writes/flushing")
+
+/**
+ * A statement transformer that sends a transaction's held writes before the statement, then
+ * hands it to the transformer that was there (statement counting).
+ */
+const flushBefore = (prior: Option.Option<Statement.Statement.Transformer>): Statement.Statement.Transformer => {
+  const next: Statement.Statement.Transformer = Option.isSome(prior)
+    ? prior.value
+    : (statement) => Effect.succeed(statement)
+  const transformer: Statement.Statement.Transformer = (statement, sql, refs, span) => {
+    const held = FiberRefs.getOrDefault(refs, heldWrites)
+    return inTransaction(held) && held.writes.length > 0 && !independent(statement, held)
+      ? Effect.zipRight(flush(held), Effect.suspend(() => next(statement, sql, refs, span)))
+      : next(statement, sql, refs, span)
+  }
+  return Object.assign(transformer, { [flushing]: true })
+}
+
+const withFlushBefore = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.flatMap(FiberRef.get(Statement.currentTransformer), (prior) =>
+    Option.isSome(prior) && flushing in prior.value ? effect : Statement.withTransformer(effect, flushBefore(prior)))
+
+const makeHeld = (sql: SqlClient.SqlClient): Held => ({ sql, writes: [], tables: new Set(), wrote: false, locked: new Set() })
+
+/**
+ * A connection that opens its transaction when first used: it takes a connection of the pool
+ * and sends `BEGIN` then. `opened` answers the connection if it has.
+ */
+const lazyConnection = (sql: SqlClient.SqlClient, scope: Scope.Scope) =>
+  Effect.map(
+    Effect.cached(Effect.tap(Scope.extend(sql.reserve, scope), (conn) => conn.executeUnprepared("BEGIN", [], undefined))),
+    (open) => {
+      let opened: SqlConnection.Connection | undefined
+      const conn = Effect.tap(open, (c) => (opened = c))
+      const lazy: SqlConnection.Connection = {
+        execute: (text, params, transform) => Effect.flatMap(conn, (c) => c.execute(text, params, transform)),
+        executeRaw: (text, params) => Effect.flatMap(conn, (c) => c.executeRaw(text, params)),
+        executeStream: (text, params, transform) =>
+          Stream.unwrap(Effect.map(conn, (c) => c.executeStream(text, params, transform))),
+        executeValues: (text, params) => Effect.flatMap(conn, (c) => c.executeValues(text, params)),
+        executeUnprepared: (text, params, transform) => Effect.flatMap(conn, (c) => c.executeUnprepared(text, params, transform))
+      }
+      return { lazy, opened: () => opened }
+    }
+  )
+
+/**
+ * @internal
+ * PostgreSQL's `withTransaction`: runs `effect` holding its writes back until its next other
+ * statement or its end. The transaction opens at its first statement; one that only wrote never
+ * opens, and its writes go as one statement with `sendUnit`. A nested call is a savepoint of the
+ * enclosing transaction (which then opens), whose held writes go first so that it reads them.
+ */
+export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
+<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+  Effect.flatMap(Effect.zip(FiberRef.get(heldWrites), Effect.serviceOption(SqlClient.TransactionConnection)), ([outer, conn]) => {
+    if (Option.isSome(conn)) {
+      const inner = sql.withTransaction(Effect.suspend(() => {
+        const held = makeHeld(sql)
+        return Effect.locally(Effect.tap(effect, () => flush(held)), heldWrites, held)
+      }))
+      return withFlushBefore(inTransaction(outer) ? Effect.zipRight(flush(outer), inner) : inner)
+    }
+    return Effect.uninterruptibleMask((restore) =>
+      Effect.gen(function*() {
+        const scope = yield* Scope.make()
+        const { lazy, opened } = yield* lazyConnection(sql, scope)
+        const held = makeHeld(sql)
+        const exit = yield* restore(effect).pipe(
+          // once open, the held writes go inside it; else they are the unit's, sent below
+          Effect.tap(() => opened() === undefined ? Effect.void : flush(held)),
+          Effect.provideService(SqlClient.TransactionConnection, [lazy, 0]),
+          Effect.locally(heldWrites, held),
+          withFlushBefore,
+          Effect.exit
+        )
+        const conn = opened()
+        const end: Effect.Effect<void, SqlError> = conn !== undefined
+          ? Effect.orDie(conn.executeUnprepared(Exit.isSuccess(exit) ? "COMMIT" : "ROLLBACK", [], undefined))
+          : Exit.isSuccess(exit) && held.writes.length > 0
+          ? sendUnit(held.writes.splice(0))
+          : Effect.void
+        const ended = yield* Effect.exit(restore(end))
+        yield* Scope.close(scope, Exit.isSuccess(ended) ? exit : ended)
+        if (Exit.isFailure(ended)) return yield* Effect.failCause(ended.cause)
+        return yield* exit
+      })
+    ).pipe(Effect.withSpan("sql.transaction", { kind: "client", captureStackTrace: false }))
+  })

@@ -119,6 +119,16 @@ const events = (api: Client, invoiceID: string) =>
   api.Invoices.getInvoiceEvents({ path: { invoiceID }, urlParams: { limit: 1000 } })
 
 /** Polls until an event change of `changeType` shows. */
+/** A new merchant's invoice whose payment "1" is held (processed). */
+const aHeldPayment = Effect.gen(function*() {
+  const m = yield* Fixtures.merchant()
+  const api = yield* TestServer.client(m.apiKey)
+  const inv = yield* newInvoice(api, m.shopID)
+  yield* pay(api, inv.id, { flow: hold() })
+  yield* waitFor(api, inv.id, "1", ["processed"])
+  return { m, api, inv }
+})
+
 const waitForChange = (api: Client, invoiceID: string, changeType: string) =>
   Effect.gen(function*() {
     const until = Date.now() + 10_000
@@ -473,11 +483,7 @@ for (const dialect of Dialects.dialects()) {
 
     it.effect("capture errors leave the hold as it was; a partial capture captures its amount with the fee on it", () =>
       Effect.gen(function*() {
-        const m = yield* Fixtures.merchant()
-        const api = yield* TestServer.client(m.apiKey)
-        const inv = yield* newInvoice(api, m.shopID)
-        yield* pay(api, inv.id, { flow: hold() })
-        yield* waitFor(api, inv.id, "1", ["processed"])
+        const { m, api, inv } = yield* aHeldPayment
         const path = { invoiceID: inv.id, paymentID: "1" }
         const capture = (payload: Payment.CaptureParams) => api.Payments.capturePayment({ path, payload })
         assert.include(yield* businessError(capture({ reason: "r", amount: 1001 }), "amountExceededCaptureBalance"), "1000")
@@ -508,11 +514,7 @@ for (const dialect of Dialects.dialects()) {
 
     it.effect("a capture by cart: the cart's total is the amount", () =>
       Effect.gen(function*() {
-        const m = yield* Fixtures.merchant()
-        const api = yield* TestServer.client(m.apiKey)
-        const inv = yield* newInvoice(api, m.shopID)
-        yield* pay(api, inv.id, { flow: hold() })
-        yield* waitFor(api, inv.id, "1", ["processed"])
+        const { m, api, inv } = yield* aHeldPayment
         yield* api.Payments.capturePayment({
           path: { invoiceID: inv.id, paymentID: "1" },
           payload: { reason: "two cups", cart: [{ product: "tea", quantity: 2, price: 200 }] }
@@ -585,11 +587,7 @@ for (const dialect of Dialects.dialects()) {
 
     it.effect("50 concurrent captures and cancels of one hold queue: one 202, the others invalidPaymentStatus, never a 500", () =>
       Effect.gen(function*() {
-        const m = yield* Fixtures.merchant()
-        const api = yield* TestServer.client(m.apiKey)
-        const inv = yield* newInvoice(api, m.shopID)
-        yield* pay(api, inv.id, { flow: hold() })
-        yield* waitFor(api, inv.id, "1", ["processed"])
+        const { m, api, inv } = yield* aHeldPayment
         const base = `/v2/processing/invoices/${inv.id}/payments/1`
         const responses = yield* Effect.forEach(
           Array.from({ length: 50 }, (_, i) => i),

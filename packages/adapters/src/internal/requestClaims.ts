@@ -8,7 +8,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
-import { hasWritten, heldWrites, write } from "./writes.js"
+import { heldWrites, write } from "./writes.js"
 
 /** @internal The key a request claims, when, and whether a write of it is under way or done. */
 export interface Claim {
@@ -33,12 +33,13 @@ export const claiming = (sql: SqlClient.SqlClient) =>
   Effect.withFiberRuntime<A, E, R>((fiber) => {
     const claim = fiber.getFiberRef(currentClaim)
     if (claim === undefined || claim.taken || fiber.getFiberRef(heldWrites) !== undefined) return run(effect)
-    const claimIfWritten = Effect.flatMap(hasWritten, (wrote) => {
-      if (!wrote || claim.taken) return Effect.void
-      claim.taken = true
-      return write(sql`INSERT INTO request_replays (key, created_at) VALUES (${claim.key}, ${claim.createdAt})`)
-    })
-    return run(Effect.tap(effect, () => claimIfWritten)).pipe(
+    const claimIfWritten = (a: A) =>
+      Effect.withFiberRuntime<A>((inner) => {
+        if (inner.getFiberRef(heldWrites)?.wrote !== true || claim.taken) return Effect.succeed(a)
+        claim.taken = true
+        return Effect.as(write(sql`INSERT INTO request_replays (key, created_at) VALUES (${claim.key}, ${claim.createdAt})`), a)
+      })
+    return run(Effect.flatMap(effect, claimIfWritten)).pipe(
       Effect.onError(() => Effect.sync(() => (claim.taken = false)))
     )
   })

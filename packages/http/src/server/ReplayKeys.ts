@@ -28,7 +28,8 @@ export const derive = (parts: {
   readonly url: string
   readonly body: string
 }): ReplayKeys => {
-  const material = JSON.stringify([parts.requestId, parts.authorization, parts.method, parts.url, parts.body])
+  // encoded once for both hashes
+  const material = Buffer.from(JSON.stringify([parts.requestId, parts.authorization, parts.method, parts.url, parts.body]))
   return {
     id: createHash("sha256").update("id\0").update(material).digest("base64url"),
     seal: createHash("sha256").update("seal\0").update(material).digest()

@@ -36,15 +36,15 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Transactions } from "@kassa/core/ports/Transactions"
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as FiberId from "effect/FiberId"
+import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Queue from "effect/Queue"
 import * as RealTime from "./internal/realTime.js"
 import { type Claim, currentClaim, isDuplicate } from "./internal/requestClaims.js"
 import { changing, writeAll } from "./sql/driver/writes.js"
@@ -77,9 +77,11 @@ export interface Answer {
 
 /** @since 0.1.0 @category models */
 export type Start =
-  /** Run the request under `claimed(claim)`, then `finish` it. */
+  /** Run the request after `claim(claim)`, then `finish` it. */
   | { readonly _tag: "Run"; readonly claim: Claim }
   | { readonly _tag: "Replay"; readonly answer: Answer }
+  /** The key is in flight here: what to do once the first request with it has answered. */
+  | { readonly _tag: "Wait"; readonly wait: Effect.Effect<Start> }
 
 /** @since 0.1.0 @category models */
 export type Stored =
@@ -91,10 +93,13 @@ export type Stored =
 
 /** @since 0.1.0 @category tags */
 export class RequestReplays extends Context.Tag("kassa/RequestReplays")<RequestReplays, {
-  /** Replays the answer of the request with `key` in flight in this process, or starts this one. */
-  readonly start: (key: string) => Effect.Effect<Start>
+  /**
+   * Replays the answer of the request with `key` in flight in this process, or starts this one
+   * (`now`: the clock's time). Synchronous, as `finish`: every request with an id calls both.
+   */
+  readonly start: (key: string, now: number) => Start
   /** The request answered `answer` (or nothing): stores it when its claim was written. */
-  readonly finish: (claim: Claim, answer: Option.Option<Answer>) => Effect.Effect<void>
+  readonly finish: (claim: Claim, answer: Option.Option<Answer>) => void
   /**
    * The stored answer of `claim`'s key: after another request claimed it (`isDuplicate`), waiting
    * a little for an answer not stored yet; or "now", as it is.
@@ -103,12 +108,12 @@ export class RequestReplays extends Context.Tag("kassa/RequestReplays")<RequestR
 }>() {}
 
 /**
- * Runs `effect` (a request) with `claim` to be written by its first transaction that writes.
+ * Gives the current fiber (a request's) `claim`, to be written by its first transaction that
+ * writes. It stays the fiber's: set it on a fiber that runs the one request.
  *
  * @since 0.1.0
  */
-export const claimed = (claim: Claim) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.locally(effect, currentClaim, claim)
+export const claim = (claim: Claim): Effect.Effect<void> => FiberRef.set(currentClaim, claim)
 
 interface InFlight {
   readonly claim: Claim
@@ -138,8 +143,16 @@ export const layer = Layer.scoped(
     const tx = yield* Transactions
     const inFlight = new Map<string, InFlight>()
 
-    // Answers go to the store off the requests' paths: a queue and one writer, no fiber per request.
-    const pending = yield* Queue.unbounded<readonly [entry: InFlight, answer: Answer, now: number]>()
+    // Answers go to the store off the requests' paths: an array and one writer, woken when the
+    // array gets its first answer (a request adds one without an Effect step).
+    type Pending = readonly [entry: InFlight, answer: Answer, now: number]
+    let pending: Array<Pending> = []
+    let wake = Deferred.unsafeMake<void>(FiberId.none)
+    const takeUpTo = (n: number): Array<Pending> => {
+      const taken = pending.length <= n ? pending : pending.slice(0, n)
+      pending = pending.length <= n ? [] : pending.slice(n)
+      return taken
+    }
     const write = (batch: ReadonlyArray<readonly [InFlight, Answer, number]>) =>
       tx.withTransaction(writeAll(sql, [
         ...batch.map(([{ claim }, { body, status }]) =>
@@ -160,16 +173,19 @@ export const layer = Layer.scoped(
         })),
         Effect.locally(currentClaim, undefined)
       )
-    const writeAllPending = Effect.flatMap(Queue.takeAll(pending), (all) =>
-      Effect.forEach(Chunk.chunksOf(all, MAX_BATCH), (batch) => write(Chunk.toReadonlyArray(batch)), { discard: true })).pipe(
-        Effect.uninterruptible
-      )
+    const writeAllPending = Effect.suspend(() =>
+      Effect.forEach(Chunk.chunksOf(Chunk.unsafeFromArray(takeUpTo(Infinity)), MAX_BATCH), (batch) => write(Chunk.toReadonlyArray(batch)), {
+        discard: true
+      })
+    ).pipe(Effect.uninterruptible)
     // What was taken is written whatever happens next: closing waits for it.
-    yield* Queue.take(pending).pipe(
-      Effect.flatMap((first) =>
+    yield* Effect.suspend(() => pending.length > 0 ? Effect.void : Deferred.await(wake)).pipe(
+      Effect.zipRight(
         RealTime.sleep(LINGER).pipe(
-          Effect.zipRight(Queue.takeUpTo(pending, MAX_BATCH - 1)),
-          Effect.flatMap((rest) => write([first, ...Chunk.toReadonlyArray(rest)])),
+          Effect.zipRight(Effect.suspend(() => {
+            wake = Deferred.unsafeMake<void>(FiberId.none)
+            return write(takeUpTo(MAX_BATCH))
+          })),
           Effect.uninterruptible
         )
       ),
@@ -179,34 +195,35 @@ export const layer = Layer.scoped(
     // Closing stores what is still queued (added after the writer: it runs before its interruption).
     yield* Effect.addFinalizer(() => writeAllPending.pipe(Effect.timeout(shutdownGrace), Effect.ignore))
 
-    const start = (key: string): Effect.Effect<Start> =>
-      Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
-        const first = inFlight.get(key)
-        if (first !== undefined && now - first.claim.createdAt < WINDOW_MS) {
-          const answer = first.answer ?? (yield* Deferred.await(first.answered ??= Deferred.unsafeMake(FiberId.none)))
-          if (Option.isSome(answer)) return { _tag: "Replay", answer: answer.value } as const
-          // It wrote nothing: this one runs (after the others that waited, one at a time).
-          if (inFlight.get(key) === first) inFlight.delete(key)
-          return yield* start(key)
-        }
+    const start = (key: string, now: number): Start => {
+      const first = inFlight.get(key)
+      if (first === undefined || now - first.claim.createdAt >= WINDOW_MS) {
         const claim: Claim = { key, createdAt: now, taken: false }
         inFlight.set(key, { claim })
-        return { _tag: "Run", claim } as const
-      })
+        return { _tag: "Run", claim }
+      }
+      const replayOrRun = (answer: Option.Option<Answer>): Start => {
+        if (Option.isSome(answer)) return { _tag: "Replay", answer: answer.value }
+        // It wrote nothing: this one runs (after the others that waited, one at a time).
+        if (inFlight.get(key) === first) inFlight.delete(key)
+        return start(key, now)
+      }
+      if (first.answer !== undefined) return replayOrRun(first.answer)
+      return { _tag: "Wait", wait: Effect.map(Deferred.await(first.answered ??= Deferred.unsafeMake(FiberId.none)), replayOrRun) }
+    }
 
-    const finish = (claim: Claim, answer: Option.Option<Answer>): Effect.Effect<void> =>
-      Effect.suspend(() => {
-        const entry = inFlight.get(claim.key)
-        if (entry === undefined || entry.claim !== claim) return Effect.void
-        const kept = claim.taken && Option.isSome(answer)
-        entry.answer = kept ? answer : Option.none()
-        if (!kept) inFlight.delete(claim.key)
-        const told = entry.answered === undefined ? Effect.void : Deferred.succeed(entry.answered, entry.answer)
-        return kept
-          ? Effect.zipRight(told, Effect.flatMap(Clock.currentTimeMillis, (now) => Queue.offer(pending, [entry, (answer as Option.Some<Answer>).value, now])))
-          : Effect.asVoid(told)
-      })
+    const finish = (claim: Claim, answer: Option.Option<Answer>): void => {
+      const entry = inFlight.get(claim.key)
+      if (entry === undefined || entry.claim !== claim) return
+      const kept = claim.taken && Option.isSome(answer)
+      entry.answer = kept ? answer : Option.none()
+      if (!kept) inFlight.delete(claim.key)
+      if (entry.answered !== undefined) Deferred.unsafeDone(entry.answered, Exit.succeed(entry.answer))
+      if (kept) {
+        pending.push([entry, answer.value, claim.createdAt])
+        if (pending.length === 1) Deferred.unsafeDone(wake, Exit.void)
+      }
+    }
 
     const read = (key: string) =>
       sql<{ readonly createdAt: number | string; readonly status: number | null; readonly body: string | null }>`

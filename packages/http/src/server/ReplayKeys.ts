@@ -6,7 +6,8 @@
  *
  * @since 0.1.0
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto"
+import { RandomIds } from "@kassa/adapters"
+import { createCipheriv, createDecipheriv, createHash } from "node:crypto"
 
 /** @since 0.1.0 @category models */
 export interface ReplayKeys {
@@ -27,18 +28,19 @@ export const derive = (parts: {
   readonly url: string
   readonly body: string
 }): ReplayKeys => {
-  const material = JSON.stringify([parts.requestId, parts.authorization, parts.method, parts.url, parts.body])
+  // encoded once for both hashes
+  const material = Buffer.from(JSON.stringify([parts.requestId, parts.authorization, parts.method, parts.url, parts.body]))
   return {
     id: createHash("sha256").update("id\0").update(material).digest("base64url"),
     seal: createHash("sha256").update("seal\0").update(material).digest()
   }
 }
 
-/** `text` sealed: IV, ciphertext and tag, in base64. @since 0.1.0 */
-export const seal = (keys: ReplayKeys, text: string): string => {
-  const iv = randomBytes(IV_BYTES)
+/** `text` (UTF-8, or its bytes) sealed: IV, ciphertext and tag, in base64. @since 0.1.0 */
+export const seal = (keys: ReplayKeys, text: string | Uint8Array): string => {
+  const iv = RandomIds.bytes(IV_BYTES)
   const cipher = createCipheriv("aes-256-gcm", keys.seal, iv)
-  const sealed = Buffer.concat([iv, cipher.update(text, "utf8"), cipher.final(), cipher.getAuthTag()])
+  const sealed = Buffer.concat([iv, typeof text === "string" ? cipher.update(text, "utf8") : cipher.update(text), cipher.final(), cipher.getAuthTag()])
   return sealed.toString("base64")
 }
 

@@ -14,10 +14,9 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { SqlRequestReplays } from "@kassa/adapters"
 import * as Cause from "effect/Cause"
-import type * as Context from "effect/Context"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as ReplayKeys from "./ReplayKeys.js"
 
@@ -25,14 +24,12 @@ const mutating = new Set(["POST", "PUT", "DELETE"])
 
 const JSON_TYPE = "application/json; charset=utf-8"
 
-const decoder = new TextDecoder()
-
 /** What can be replayed of a response: a JSON body (sealed) or none. */
 const answerOf = (keys: ReplayKeys.ReplayKeys, response: HttpServerResponse.HttpServerResponse): Option.Option<SqlRequestReplays.Answer> => {
   const body = response.body
   if (body._tag === "Empty") return Option.some({ status: response.status, body: null })
   if (body._tag === "Uint8Array" && body.contentType.startsWith("application/json")) {
-    return Option.some({ status: response.status, body: ReplayKeys.seal(keys, decoder.decode(body.body)) })
+    return Option.some({ status: response.status, body: ReplayKeys.seal(keys, body.body) })
   }
   return Option.none()
 }
@@ -51,6 +48,10 @@ type Handled<E, R> = Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 /**
  * A request's handling with replay. `request` is the one the handler reads (its body is read
  * once), `url` the one the client sent.
+ *
+ * Every request with an id goes through here, so it is written for few Effect steps: the store's
+ * `start` and `finish` are synchronous, the claim is set on the request's own fiber (it ends with
+ * the request; `Effect.locally` would cost a scope of its own), the outcome is matched once.
  */
 const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestReplays>) =>
 <E, R>(request: HttpServerRequest.HttpServerRequest, url: string, handled: Handled<E, R>): Handled<E, R> => {
@@ -64,11 +65,9 @@ const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestRe
    * stored answer if there is one, or answers its own: only then is the store read first.
    */
   const run = (keys: ReplayKeys.ReplayKeys, claim: SqlRequestReplays.Claim, again: boolean): Handled<E, R> =>
-    handled.pipe(
-      SqlRequestReplays.claimed(claim),
-      Effect.exit,
-      Effect.flatMap((exit) => {
-        if (Exit.isFailure(exit) && SqlRequestReplays.isDuplicate(exit.cause)) {
+    Effect.matchCauseEffect(Effect.zipRight(SqlRequestReplays.claim(claim), handled), {
+      onFailure: (cause) => {
+        if (SqlRequestReplays.isDuplicate(cause)) {
           return Effect.flatMap(store.stored(claim, "wait"), (stored) =>
             stored._tag === "Replay"
               ? Effect.succeed(responseOf(keys, stored.answer))
@@ -76,29 +75,42 @@ const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestRe
               ? run(keys, claim, true)
               : Effect.succeed(lost))
         }
-        if (claim.taken || (Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause))) return exit
-        return Effect.flatMap(store.stored(claim, "now"), (stored) =>
-          stored._tag === "Replay" ? Effect.succeed(responseOf(keys, stored.answer)) : exit)
-      })
-    )
-
-  return Effect.gen(function*() {
-    // An unreadable body is the handler's to refuse.
-    const body = yield* Effect.either(request.text)
-    if (Either.isLeft(body)) return yield* handled
-    const keys = ReplayKeys.derive({
-      requestId,
-      authorization: request.headers.authorization ?? "",
-      method: request.method,
-      url,
-      body: body.right
+        return claim.taken || Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : orStored(keys, claim, Effect.failCause(cause))
+      },
+      onSuccess: (response) => claim.taken ? Effect.succeed(response) : orStored(keys, claim, Effect.succeed(response))
     })
-    const started = yield* store.start(keys.id)
-    if (started._tag === "Replay") return responseOf(keys, started.answer)
-    const claim = started.claim
+
+  const orStored = (keys: ReplayKeys.ReplayKeys, claim: SqlRequestReplays.Claim, own: Handled<E, R>): Handled<E, R> =>
+    Effect.flatMap(store.stored(claim, "now"), (stored) => stored._tag === "Replay" ? Effect.succeed(responseOf(keys, stored.answer)) : own)
+
+  const started = (keys: ReplayKeys.ReplayKeys, start: SqlRequestReplays.Start): Handled<E, R> => {
+    if (start._tag === "Replay") return Effect.succeed(responseOf(keys, start.answer))
+    if (start._tag === "Wait") return Effect.flatMap(start.wait, (next) => started(keys, next))
+    const claim = start.claim
     // The answer as it goes out, errors encoded: what a retry gets.
-    yield* HttpApp.appendPreResponseHandler((_request, response) => Effect.as(store.finish(claim, answerOf(keys, response)), response))
-    return yield* run(keys, claim, false).pipe(Effect.onInterrupt(() => store.finish(claim, Option.none())))
+    return HttpApp.appendPreResponseHandler((_request, response) => {
+      store.finish(claim, answerOf(keys, response))
+      return Effect.succeed(response)
+    }).pipe(
+      Effect.zipRight(run(keys, claim, false)),
+      Effect.onInterrupt(() => Effect.sync(() => store.finish(claim, Option.none())))
+    )
+  }
+
+  return Effect.matchEffect(request.text, {
+    // An unreadable body is the handler's to refuse.
+    onFailure: () => handled,
+    onSuccess: (body) =>
+      Effect.withFiberRuntime((fiber) => {
+        const keys = ReplayKeys.derive({
+          requestId,
+          authorization: request.headers.authorization ?? "",
+          method: request.method,
+          url,
+          body
+        })
+        return started(keys, store.start(keys.id, Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()))
+      })
   })
 }
 

@@ -10,16 +10,31 @@ import type { PartyWebhookKey } from "@kassa/core/webhook/WebhookKey"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { date, opt, optDate } from "./internal/rows.js"
+import * as Schema from "effect/Schema"
+import { DateColumn, opt } from "./internal/rows.js"
 
-const fromRow = (r: any): PartyWebhookKey => ({
-  id: r.id,
-  partyID: r.partyId,
-  publicKey: r.publicKey,
-  privateKeyRef: r.privateKey,
-  createdAt: date(r.createdAt),
-  ...opt("retiredAt", optDate(r.retiredAt))
+const KeyRow = Schema.Struct({
+  id: Schema.String,
+  partyId: Schema.String,
+  publicKey: Schema.String,
+  privateKey: Schema.String,
+  createdAt: DateColumn,
+  retiredAt: Schema.NullOr(DateColumn)
 })
+
+const decodeRow = Schema.decodeUnknownSync(KeyRow)
+
+const fromRow = (row: unknown): PartyWebhookKey => {
+  const r = decodeRow(row)
+  return {
+    id: r.id,
+    partyID: r.partyId,
+    publicKey: r.publicKey,
+    privateKeyRef: r.privateKey,
+    createdAt: r.createdAt,
+    ...opt("retiredAt", r.retiredAt ?? undefined)
+  }
+}
 
 const toRow = (k: PartyWebhookKey) => ({
   id: k.id,

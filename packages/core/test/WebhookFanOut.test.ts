@@ -4,6 +4,7 @@ import { Outbox, type OutboxEntry } from "@kassa/core/ports/Outbox"
 import { type Subscriber, WebhookRepository } from "@kassa/core/ports/WebhookRepository"
 import type * as N from "@kassa/core/webhook/Notification"
 import type { NotificationMapper } from "@kassa/core/webhook/NotificationMapper"
+import type { InvoicesSubscription } from "@kassa/core/webhook/Webhook"
 import * as NotificationMappers from "@kassa/core/webhook/NotificationMappers"
 import * as WebhookFanOut from "@kassa/core/webhook/WebhookFanOut"
 import * as Effect from "effect/Effect"
@@ -55,9 +56,9 @@ const entry = (aggregateType: string, aggregateID: string, eventID: number, part
   partyID
 })
 
-const hook = (webhookID: string, shopID: string, eventTypes: ReadonlyArray<string>, keyID?: string): Subscriber => ({
+const hook = (webhookID: string, shopID: string, eventTypes: ReadonlyArray<InvoicesSubscription>, keyID?: string): Subscriber => ({
   webhookID,
-  scope: { topic: "InvoicesTopic", shopID, eventTypes: eventTypes as any },
+  scope: { topic: "InvoicesTopic", shopID, eventTypes },
   keyID
 })
 

@@ -331,7 +331,7 @@ for (const dialect of Dialects.dialects()) {
         const created = yield* pay(api, inv.id, { card: THREE_DS })
         const requested = yield* waitForChange(api, inv.id, "PaymentInteractionRequested")
         assert.strictEqual((requested as any).paymentID, "1")
-        const path = Challenges.challengePath((requested as any).userInteraction)
+        const path = Challenges.challengePath(requested)
         assert.strictEqual((yield* api.Payments.getPaymentByID({ path: { invoiceID: inv.id, paymentID: "1" } })).status, "pending")
 
         // a payment in flight: no second payment, no rescind, no capture or cancel
@@ -383,7 +383,7 @@ for (const dialect of Dialects.dialects()) {
         const api = yield* TestServer.client(m.apiKey)
         const inv = yield* newInvoice(api, m.shopID)
         yield* pay(api, inv.id, { card: THREE_DS, flow: hold() })
-        const path = Challenges.challengePath(((yield* waitForChange(api, inv.id, "PaymentInteractionRequested")) as any).userInteraction)
+        const path = Challenges.challengePath(yield* waitForChange(api, inv.id, "PaymentInteractionRequested"))
         const failedPage = yield* Challenges.answer(path, "fail")
         assert.strictEqual(failedPage.status, 200, failedPage.text)
         const failed = yield* waitFor(api, inv.id, "1", FINAL)
@@ -403,7 +403,7 @@ for (const dialect of Dialects.dialects()) {
         const api = yield* TestServer.client(m.apiKey)
         const inv = yield* newInvoice(api, m.shopID)
         yield* pay(api, inv.id, { card: THREE_DS })
-        const path = Challenges.challengePath(((yield* waitForChange(api, inv.id, "PaymentInteractionRequested")) as any).userInteraction)
+        const path = Challenges.challengePath(yield* waitForChange(api, inv.id, "PaymentInteractionRequested"))
         const { others, passed } = yield* Challenges.answerTenAtOnce(path)
         for (const p of others) assert.match(p.text, /Status: (pending|processed|captured|failed)\./)
         const final = yield* waitFor(api, inv.id, "1", FINAL)
@@ -714,7 +714,7 @@ for (const dialect of Dialects.dialects()) {
             const inv = yield* newInvoice(api, m.shopID)
             yield* pay(api, inv.id, { card, ...options })
             if (challenge !== undefined) {
-              const path = Challenges.challengePath(((yield* waitForChange(api, inv.id, "PaymentInteractionRequested")) as any).userInteraction)
+              const path = Challenges.challengePath(yield* waitForChange(api, inv.id, "PaymentInteractionRequested"))
               assert.strictEqual((yield* Challenges.answer(path, challenge)).status, 200)
             }
             const p = yield* waitFor(api, inv.id, "1", [...FINAL, "processed"])

@@ -4,16 +4,33 @@ import * as Effect from "effect/Effect"
 import * as http from "node:http"
 import type * as net from "node:net"
 
+/** What the test reads of an OTLP/HTTP JSON export. */
+interface Attribute {
+  readonly key: string
+  readonly value: { readonly stringValue?: string }
+}
+interface Span {
+  readonly name: string
+  readonly traceId: string
+  readonly attributes: ReadonlyArray<Attribute>
+}
+interface Export {
+  readonly resourceSpans?: ReadonlyArray<{
+    readonly resource: { readonly attributes: ReadonlyArray<Attribute> }
+    readonly scopeSpans: ReadonlyArray<{ readonly spans: ReadonlyArray<Span> }>
+  }>
+}
+
 /** A collector on 127.0.0.1 that keeps the OTLP/HTTP JSON bodies posted to /v1/traces. */
 const receiver = Effect.acquireRelease(
   Effect.promise(() =>
-    new Promise<{ readonly url: string; readonly bodies: Array<any>; readonly server: http.Server }>((resolve) => {
-      const bodies: Array<any> = []
+    new Promise<{ readonly url: string; readonly bodies: Array<Export>; readonly server: http.Server }>((resolve) => {
+      const bodies: Array<Export> = []
       const server = http.createServer((req, res) => {
         const chunks: Array<Buffer> = []
         req.on("data", (c: Buffer) => chunks.push(c))
         req.on("end", () => {
-          if (req.url === "/v1/traces") bodies.push(JSON.parse(Buffer.concat(chunks).toString("utf8")))
+          if (req.url === "/v1/traces") bodies.push(JSON.parse(Buffer.concat(chunks).toString("utf8")) as Export)
           res.writeHead(200, { "content-type": "application/json" }).end("{}")
         })
       })
@@ -63,19 +80,19 @@ describe.each(Dialects.dialects())("Tracing (%s)", (dialect) => {
       assert.strictEqual(exit.code, 0)
 
       const resourceSpans = collector.bodies.flatMap((b) => b.resourceSpans ?? [])
-      const serviceNames = new Set(resourceSpans.flatMap((r: any) =>
-        r.resource.attributes.filter((a: any) => a.key === "service.name").map((a: any) => a.value.stringValue)
+      const serviceNames = new Set(resourceSpans.flatMap((r) =>
+        r.resource.attributes.filter((a) => a.key === "service.name").map((a) => a.value.stringValue)
       ))
       assert.deepStrictEqual([...serviceNames], ["kassa"])
-      const spans = resourceSpans.flatMap((r: any) => r.scopeSpans.flatMap((s: any) => s.spans))
-      const byName = (name: string) => spans.filter((s: any) => s.name === name)
-      const request = spans.find((s: any) =>
-        s.attributes.some((a: any) => a.key === "http.request.method" && a.value.stringValue === "POST")
+      const spans = resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans))
+      const byName = (name: string) => spans.filter((s) => s.name === name)
+      const request = spans.find((s) =>
+        s.attributes.some((a) => a.key === "http.request.method" && a.value.stringValue === "POST")
       )
-      assert.isDefined(request, `no request span among ${spans.map((s: any) => s.name).join(", ")}`)
+      assert.isDefined(request, `no request span among ${spans.map((s) => s.name).join(", ")}`)
       const [create] = byName("InvoiceService.create")
-      assert.isDefined(create, `no InvoiceService.create among ${spans.map((s: any) => s.name).join(", ")}`)
-      assert.strictEqual(create.traceId, request.traceId)
+      assert.isDefined(create, `no InvoiceService.create among ${spans.map((s) => s.name).join(", ")}`)
+      assert.strictEqual(create!.traceId, request!.traceId)
       // no card number, CVV or credential in what is exported
       const exported = JSON.stringify(collector.bodies)
       for (const secret of ["4242424242424242", `"987"`, "cvv", server.credentials.apiKey]) assert.notInclude(exported, secret)

@@ -8,9 +8,20 @@ import { assert } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as TestServer from "./TestServer.js"
 
-/** The page's path from a `userInteraction` (a browser redirect to `/3ds/{id}`). @since 0.1.0 */
-export const challengePath = (userInteraction: unknown): string => {
-  const u = userInteraction as { interactionType: string; request: { requestType: string; uriTemplate: string } }
+interface Redirect {
+  readonly interactionType: string
+  readonly request: { readonly requestType: string; readonly uriTemplate: string }
+}
+
+/**
+ * The page's path from a `userInteraction` (a browser redirect to `/3ds/{id}`), or from the
+ * change or event that carries one.
+ *
+ * @since 0.1.0
+ */
+export const challengePath = (interaction: unknown): string => {
+  const carried = (interaction as { readonly userInteraction?: unknown }).userInteraction
+  const u = (carried ?? interaction) as Redirect
   assert.strictEqual(u.interactionType, "Redirect")
   assert.strictEqual(u.request.requestType, "BrowserGetRequest")
   assert.match(u.request.uriTemplate, /^https?:\/\/[^/]+\/3ds\/[A-Za-z0-9]+$/)

@@ -18,6 +18,9 @@ const { decide, legalMoves, PaymentCommand, AUTO_CAPTURE_REASON } = PaymentMachi
 const FINAL: ReadonlyArray<PaymentStatus> = ["captured", "cancelled", "failed", "refunded"]
 const CURRENCIES = ["RUB", "USD"] as const
 const RUNS = { fastCheck: { numRuns: 200 } }
+const TEST_FEES = { payment: { rateBasisPoints: 350, fixed: 0 }, refund: { fixed: 100 } }
+/** 3.5 %, rounded half up: the test institution's fee, computed independently. */
+const fee = (amount: number) => Math.floor((amount * 350 + 5000) / 10000)
 
 // --- helpers -------------------------------------------------------------------------------
 
@@ -41,13 +44,21 @@ const initial = (flow: Flow, currency: string, amount: number): State => ({
   amount,
   authorizedAmount: amount,
   capture: undefined,
-  cancelReason: undefined
+  cancelReason: undefined,
+  fee: 0
 })
 
 const redirect = (n: number): UserInteraction => ({
   interactionType: "Redirect",
   request: { requestType: "BrowserGetRequest", uriTemplate: `https://kassa.test/3ds/${n}` }
 })
+
+const authorize = (transactionInfo: { rrn: string; approvalCode: string }, recurrentToken?: string) =>
+  PaymentCommand.Authorized({ transactionInfo, recurrentToken, fees: TEST_FEES })
+
+/** A merchant's capture with no cart or allocation. */
+const captureOf = (reason: string, amount: number | undefined, currency: string | undefined) =>
+  PaymentCommand.Capture({ reason, amount, currency, cart: undefined, allocation: undefined, fees: TEST_FEES })
 
 // --- arbitraries ---------------------------------------------------------------------------
 
@@ -78,12 +89,14 @@ type CommandSpec =
     readonly amount: "none" | { readonly ratio: number } | { readonly delta: number }
     readonly currency: string | undefined
     readonly reason: string
+    /** A final cart of one line costing the captured amount. */
+    readonly withCart: boolean
   }
 
 const fixed = (command: Command): CommandSpec => ({ _tag: "Fixed", command })
 
 const commandArb: FastCheck.Arbitrary<CommandSpec> = FastCheck.oneof(
-  { weight: 2, arbitrary: FastCheck.nat(99).map((n) => fixed(PaymentCommand.InteractionRequested({ userInteraction: redirect(n) }))) },
+  { weight: 2, arbitrary: FastCheck.nat(99).map((n) => fixed(PaymentCommand.InteractionRequested({ interactionID: String(n), userInteraction: redirect(n) }))) },
   {
     weight: 2,
     arbitrary: FastCheck.option(FastCheck.nat(99), { nil: undefined }).map((n) =>
@@ -92,11 +105,10 @@ const commandArb: FastCheck.Arbitrary<CommandSpec> = FastCheck.oneof(
   },
   {
     weight: 3,
-    arbitrary: FastCheck.tuple(FastCheck.nat(999_999), FastCheck.nat(999_999)).map(([r, a]) =>
-      fixed(PaymentCommand.Authorized({
-        transactionInfo: { rrn: String(r).padStart(12, "0"), approvalCode: String(a).padStart(6, "0") }
-      }))
-    )
+    arbitrary: FastCheck.tuple(FastCheck.nat(999_999), FastCheck.nat(999_999), FastCheck.option(FastCheck.hexaString({ minLength: 1 }), { nil: undefined }))
+      .map(([r, a, recurrentToken]) =>
+        fixed(authorize({ rrn: String(r).padStart(12, "0"), approvalCode: String(a).padStart(6, "0") }, recurrentToken))
+      )
   },
   { weight: 1, arbitrary: errorArb.map((error) => fixed(PaymentCommand.Declined({ error }))) },
   { weight: 1, arbitrary: FastCheck.constant(fixed(PaymentCommand.DeadlineReached())) },
@@ -109,7 +121,8 @@ const commandArb: FastCheck.Arbitrary<CommandSpec> = FastCheck.oneof(
         FastCheck.integer({ min: -2, max: 2 }).map((delta) => ({ delta }))
       ),
       currency: FastCheck.constantFrom(undefined, "RUB", "USD", "EUR"),
-      reason: FastCheck.string({ maxLength: 10 })
+      reason: FastCheck.string({ maxLength: 10 }),
+      withCart: FastCheck.boolean()
     }).map((c): CommandSpec => ({ _tag: "Capture", ...c }))
   },
   { weight: 2, arbitrary: FastCheck.string({ maxLength: 10 }).map((reason) => fixed(PaymentCommand.Cancel({ reason }))) },
@@ -125,7 +138,16 @@ const resolve = (spec: CommandSpec, authorized: number): Command => {
     : "ratio" in spec.amount
     ? Math.max(1, Math.round(authorized * spec.amount.ratio))
     : Math.max(1, authorized + spec.amount.delta)
-  return PaymentCommand.Capture({ reason: spec.reason, amount, currency: spec.currency, cart: undefined, allocation: undefined })
+  if (!spec.withCart) return captureOf(spec.reason, amount, spec.currency)
+  const cost = amount ?? authorized
+  return PaymentCommand.Capture({
+    reason: spec.reason,
+    amount,
+    currency: spec.currency,
+    cart: [{ product: "line", quantity: 1, price: cost, cost }],
+    allocation: undefined,
+    fees: TEST_FEES
+  })
 }
 
 const scenarioArb = FastCheck.record({
@@ -166,7 +188,7 @@ const oracle = (s: State, c: Command): Expected => {
       return s.activity === "processing"
         ? {
           _tag: "next",
-          state: { ...s, activity: "interaction" },
+          state: { ...s, activity: "interaction", interactionID: c.interactionID },
           changes: [{ changeType: "PaymentInteractionRequested", paymentID: s.id, userInteraction: c.userInteraction }]
         }
         : unchanged(s)
@@ -184,7 +206,14 @@ const oracle = (s: State, c: Command): Expected => {
         : unchanged(s)
     case "Authorized": {
       if (!authorising) return unchanged(s)
-      const processed: State = { ...s, status: "processed", activity: "waiting", transactionInfo: c.transactionInfo }
+      const processed: State = {
+        ...s,
+        status: "processed",
+        activity: "waiting",
+        transactionInfo: c.transactionInfo,
+        recurrentToken: c.recurrentToken,
+        fee: fee(s.amount)
+      }
       return s.flow.type === "PaymentFlowInstant"
         ? {
           _tag: "next",
@@ -203,7 +232,14 @@ const oracle = (s: State, c: Command): Expected => {
       if (c.currency !== undefined && c.currency !== s.currency) return { _tag: "refused", code: "inconsistentCaptureCurrency" }
       const amount = c.amount ?? s.authorizedAmount
       if (amount > s.authorizedAmount) return { _tag: "refused", code: "amountExceededCaptureBalance" }
-      return { _tag: "next", state: { ...s, activity: "capturing", capture: { amount, reason: c.reason } }, changes: [] }
+      const capturedFee = amount === s.authorizedAmount ? s.fee : fee(amount)
+      const capture = {
+        amount,
+        reason: c.reason,
+        ...(c.cart === undefined ? {} : { cart: c.cart }),
+        ...(c.allocation === undefined ? {} : { allocation: c.allocation })
+      }
+      return { _tag: "next", state: { ...s, activity: "capturing", capture, fee: capturedFee }, changes: [] }
     }
     case "Cancel": {
       const refused = merchantRefusal(s)
@@ -221,7 +257,15 @@ const oracle = (s: State, c: Command): Expected => {
         : { _tag: "next", state: { ...s, activity: "cancelling" }, changes: [] }
     case "Finished": {
       if (s.activity === "capturing" && s.capture !== undefined) {
-        const next: State = { ...s, status: "captured", activity: "done", amount: s.capture.amount }
+        const { allocation, cart } = s.capture
+        const next: State = {
+          ...s,
+          status: "captured",
+          activity: "done",
+          amount: s.capture.amount,
+          ...(cart === undefined ? {} : { cart }),
+          ...(allocation === undefined ? {} : { allocation })
+        }
         return { _tag: "next", state: next, changes: [statusChanged(next)] }
       }
       if (s.activity === "cancelling") {
@@ -283,6 +327,18 @@ const step = (state: State, command: Command): State => {
   } else {
     assert.strictEqual(next.amount, next.authorizedAmount, `${where}: the amount moves only at capture`)
   }
+  // the fee is the platform's share of the amount the payment books: set by the authorisation,
+  // set again by a partial capture, never above the amount
+  assert.isAtMost(next.fee, next.amount, where)
+  if (next.status !== "pending" && next.status !== "failed") {
+    assert.strictEqual(next.fee, fee(next.capture?.amount ?? next.amount), `${where}: fee`)
+  }
+  // a captured payment carries the cart its capture sent, else the one it had
+  if (next.status === "captured" && state.status !== "captured") {
+    assert.deepStrictEqual(plain(next.cart), plain(state.capture?.cart ?? state.cart), where)
+  } else {
+    assert.deepStrictEqual(plain(next.cart), plain(state.cart), `${where}: the cart moves only at capture`)
+  }
   // activities belong to their statuses
   const activities: Record<PaymentStatus, ReadonlyArray<string>> = {
     pending: ["processing", "interaction"],
@@ -311,10 +367,6 @@ const step = (state: State, command: Command): State => {
 
 // --- the ledger of payments, simulated with LedgerModel ----------------------------------------
 
-const TEST_FEES = { payment: { rateBasisPoints: 350, fixed: 0 }, refund: { fixed: 100 } }
-/** 3.5 %, rounded half up: the test institution's fee, computed independently. */
-const fee = (amount: number) => Math.floor((amount * 350 + 5000) / 10000)
-
 const ACCOUNTS: Record<string, PaymentCashFlow.FlowAccounts> = {
   RUB: { provider: 1, shop: 2, system: 3, targets: new Map() },
   USD: { provider: 11, shop: 12, system: 13, targets: new Map() }
@@ -340,7 +392,7 @@ const book = (ledger: Model.LedgerState, planID: string, before: State, after: S
   if (before.status === "pending" && after.status === "processed") {
     next = ok(Model.hold(next, planID, {
       id: 1,
-      postings: PaymentCashFlow.postings(accounts, after.currency, after.amount, fee(after.amount), undefined)
+      postings: PaymentCashFlow.postings(accounts, after.currency, after.amount, after.fee, undefined)
     }))
   }
   if (before.activity === "waiting" && after.activity === "capturing" && after.capture !== undefined) {
@@ -350,7 +402,7 @@ const book = (ledger: Model.LedgerState, planID: string, before: State, after: S
       next = ok(Model.hold(next, planID, PaymentCashFlow.reverse(2, first)))
       next = ok(Model.hold(next, planID, {
         id: 3,
-        postings: PaymentCashFlow.postings(accounts, after.currency, c.amount, fee(c.amount), undefined)
+        postings: PaymentCashFlow.postings(accounts, after.currency, c.amount, after.fee, undefined)
       }))
     }
   }
@@ -424,7 +476,7 @@ describe("PaymentMachine", () => {
     ([status, activity, flow, amount, currency, captureAmount]) => {
       // any combination, reachable or not: the order of the checks is what is under test
       const state: State = deepFreeze({ ...initial(flow, "RUB", amount), status, activity })
-      const capture = decide(state, PaymentCommand.Capture({ reason: "r", amount: captureAmount, currency, cart: undefined, allocation: undefined }))
+      const capture = decide(state, captureOf("r", captureAmount, currency))
       const cancel = decide(state, PaymentCommand.Cancel({ reason: "r" }))
       const waiting = status === "processed" && activity === "waiting"
       const expectedCapture = !waiting
@@ -454,7 +506,7 @@ describe("PaymentMachine", () => {
 
   it("the instant flow: Authorized → processed and capturing at once; Finished → captured with the full amount", () => {
     const start = initial({ type: "PaymentFlowInstant" }, "RUB", 1000)
-    const authorized = step(start, PaymentCommand.Authorized({ transactionInfo: { rrn: "000000000001", approvalCode: "000001" } }))
+    const authorized = step(start, authorize({ rrn: "000000000001", approvalCode: "000001" }))
     assert.strictEqual(authorized.status, "processed")
     assert.strictEqual(authorized.activity, "capturing")
     assert.deepStrictEqual(authorized.transactionInfo, { rrn: "000000000001", approvalCode: "000001" })
@@ -464,16 +516,48 @@ describe("PaymentMachine", () => {
     // a repeated Finished or Authorized (a retry after a crash) changes nothing
     assert.deepStrictEqual(plain(step(captured, PaymentCommand.Finished())), plain(captured))
     assert.deepStrictEqual(
-      plain(step(captured, PaymentCommand.Authorized({ transactionInfo: { rrn: "x", approvalCode: "y" } }))),
+      plain(step(captured, authorize({ rrn: "x", approvalCode: "y" }))),
       plain(captured)
     )
+  })
+
+  it("the authorisation books the fee and keeps the recurrent token; a finished capture makes its cart and allocation the payment's", () => {
+    const held = step(
+      { ...initial({ type: "PaymentFlowHold", onHoldExpiration: "cancel" }, "RUB", 1000), cart: [{ product: "a", quantity: 1, price: 1000, cost: 1000 }] },
+      authorize({ rrn: "000000000001", approvalCode: "000001" }, "token-1")
+    )
+    assert.strictEqual(held.fee, 35)
+    assert.strictEqual(held.recurrentToken, "token-1")
+    const cart = [{ product: "b", quantity: 1, price: 600, cost: 600 }]
+    const allocation = [{
+      allocationBodyType: "AllocationBodyAmount" as const,
+      target: { allocationTargetType: "AllocationTargetShop" as const, shopID: "s2" },
+      amount: 600,
+      currency: "RUB"
+    }]
+    const capturing = step(held, PaymentCommand.Capture({ reason: "r", amount: 600, currency: "RUB", cart, allocation, fees: TEST_FEES }))
+    assert.strictEqual(capturing.fee, 21, "a partial capture books the fee of what it takes")
+    assert.strictEqual(capturing.cart?.[0]?.product, "a", "the cart moves at the capture's end")
+    const captured = step(capturing, PaymentCommand.Finished())
+    assert.deepStrictEqual(plain(captured.cart), plain(cart))
+    assert.deepStrictEqual(plain(captured.allocation), plain(allocation))
+    assert.strictEqual(captured.fee, 21)
+  })
+
+  it("a challenge keeps its interaction id", () => {
+    const challenged = step(
+      initial({ type: "PaymentFlowInstant" }, "RUB", 1000),
+      PaymentCommand.InteractionRequested({ interactionID: "i1", userInteraction: redirect(1) })
+    )
+    assert.strictEqual(challenged.interactionID, "i1")
+    assert.strictEqual(challenged.activity, "interaction")
   })
 
   it("the hold flow: HoldExpired follows onHoldExpiration; a merchant capture or cancel first wins", () => {
     for (const onHoldExpiration of ["cancel", "capture"] as const) {
       const held = step(
         initial({ type: "PaymentFlowHold", onHoldExpiration }, "RUB", 1000),
-        PaymentCommand.Authorized({ transactionInfo: { rrn: "000000000001", approvalCode: "000001" } })
+        authorize({ rrn: "000000000001", approvalCode: "000001" })
       )
       assert.strictEqual(held.activity, "waiting")
       const expired = step(held, PaymentCommand.HoldExpired())
@@ -481,7 +565,7 @@ describe("PaymentMachine", () => {
       assert.strictEqual(done.status, onHoldExpiration === "capture" ? "captured" : "cancelled")
       if (onHoldExpiration === "capture") assert.strictEqual(done.amount, 1000)
       // a partial capture first: the timer no longer acts
-      const capturing = step(held, resolve({ _tag: "Capture", amount: { delta: -400 }, currency: "RUB", reason: "r" }, 1000))
+      const capturing = step(held, resolve({ _tag: "Capture", amount: { delta: -400 }, currency: "RUB", reason: "r", withCart: false }, 1000))
       assert.deepStrictEqual(plain(step(capturing, PaymentCommand.HoldExpired())), plain(capturing))
       const captured = step(capturing, PaymentCommand.Finished())
       assert.strictEqual(captured.status, "captured")
@@ -564,8 +648,8 @@ describe("PaymentMachine", () => {
     let ledger = openLedger()
     let state = initial({ type: "PaymentFlowHold", onHoldExpiration: "cancel" }, "RUB", 1000)
     const commands: ReadonlyArray<Command> = [
-      PaymentCommand.Authorized({ transactionInfo: { rrn: "000000000001", approvalCode: "000001" } }),
-      PaymentCommand.Capture({ reason: "partial", amount: 600, currency: "RUB", cart: undefined, allocation: undefined }),
+      authorize({ rrn: "000000000001", approvalCode: "000001" }),
+      captureOf("partial", 600, "RUB"),
       PaymentCommand.Finished()
     ]
     for (const command of commands) {

@@ -2,6 +2,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
 import * as Contention from "../Contention.js"
+import { BusinessError } from "../Errors.js"
 
 /** @internal A concurrent command changed the aggregate between our read and our write. */
 export class VersionConflict extends Data.TaggedError("VersionConflict")<{ readonly what: string }> {}
@@ -50,3 +51,56 @@ export const knownFirst = <A, E, R>(known: A | undefined, read: Effect.Effect<A,
     return Effect.map(attempt === 0 ? read : Contention.expected(read), (value) => ({ value, stale: false }))
   })
 }
+
+/** @internal One attempt of a read-decide-write command. */
+export interface Attempt<S> {
+  /** The aggregate as this attempt read it. */
+  readonly current: S
+  /** Decided on the caller's copy, which may be stale: a refusal or a no-op must be decided again. */
+  readonly stale: boolean
+  /** Writes `next` at the version read, its version bumped; a lost race runs the command again. */
+  readonly save: (next: S) => Effect.Effect<S, VersionConflict>
+  /** Ends an attempt that changes nothing; on a stale copy the command runs again on a fresh read instead. */
+  readonly unchanged: Effect.Effect<void, VersionConflict>
+}
+
+/** @internal How a command reads and writes its aggregate. */
+export interface CommandSpec<S, E, R> {
+  /** A fresh read; retries read it under `Contention.expected`. */
+  readonly read: Effect.Effect<S, E, R>
+  /** The caller's copy, which saves the first attempt its read. */
+  readonly known?: S | undefined
+  readonly update: (next: S, expectedVersion: number) => Effect.Effect<boolean>
+  /** Names the aggregate in a conflict. */
+  readonly what: string
+}
+
+const isBusinessError = (e: unknown): boolean => e instanceof BusinessError
+
+/**
+ * @internal
+ * The read-decide-write runner: one transaction that reads the aggregate (the caller's copy
+ * first), lets `body` decide and `save`, and runs again when the optimistic write lost a race. A
+ * business refusal decided on the caller's copy is decided again on a fresh read.
+ */
+export const command = <S extends { readonly version: number }, A, E, R, E1, R1>(
+  withTransaction: <X, EX, RX>(effect: Effect.Effect<X, EX, RX>) => Effect.Effect<X, EX, RX>,
+  spec: CommandSpec<S, E1, R1>,
+  body: (attempt: Attempt<S>) => Effect.Effect<A, E | VersionConflict, R>
+): Effect.Effect<A, Exclude<E, VersionConflict> | E1, R | R1> =>
+  Effect.suspend(() => {
+    const read = knownFirst(spec.known, spec.read)
+    const conflict = new VersionConflict({ what: spec.what })
+    return retryOnConflict(withTransaction(Effect.flatMap(read, ({ stale, value }) => {
+      const attempt = body({
+        current: value,
+        stale,
+        save: (next) => {
+          const saved = { ...next, version: value.version + 1 }
+          return Effect.flatMap(spec.update(saved, value.version), (ok) => (ok ? Effect.succeed(saved) : Effect.fail(conflict)))
+        },
+        unchanged: stale ? Effect.fail(conflict) : Effect.void
+      })
+      return stale ? Effect.catchIf(attempt, isBusinessError, () => Effect.fail(conflict)) : attempt
+    })))
+  }) as Effect.Effect<A, Exclude<E, VersionConflict> | E1, R | R1>

@@ -13,15 +13,16 @@ import * as Cart from "../cart/Cart.js"
 import { BusinessError, NotFound } from "../Errors.js"
 import { PartyID, ShopID } from "../Ids.js"
 import { canonicalJson } from "../internal/canonical.js"
-import { keyOf, replay as replayIdempotent } from "../internal/idempotent.js"
-import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import * as Idempotent from "../internal/idempotent.js"
+import * as Optimistic from "../internal/optimistic.js"
 import * as Traced from "../internal/traced.js"
 import type { InvoiceParams } from "../invoice/Invoice.js"
 import { InvoiceService, paymentMethodOf } from "../invoice/InvoiceService.js"
-import { Idempotency, PARTY_NAMESPACE, type IdempotencyRecord } from "../ports/Idempotency.js"
+import { Idempotency, PARTY_NAMESPACE } from "../ports/Idempotency.js"
 import { Ids } from "../ports/Ids.js"
 import { InvoiceTemplateRepository } from "../ports/InvoiceTemplateRepository.js"
 import { Transactions } from "../ports/Transactions.js"
+import * as Ref from "../Ref.js"
 import { ShopService } from "../shop/ShopService.js"
 import {
   type CreateParams,
@@ -108,7 +109,7 @@ export class InvoiceTemplateService extends Effect.Service<InvoiceTemplateServic
     const templates = yield* InvoiceTemplateRepository
     const shops = yield* ShopService
     const invoices = yield* InvoiceService
-    const idempotency = yield* Idempotency
+    const externalIDs = Idempotent.make(yield* Idempotency)
     const ids = yield* Ids
     const tx = yield* Transactions
     const accessTokens = yield* AccessTokens
@@ -131,55 +132,53 @@ export class InvoiceTemplateService extends Effect.Service<InvoiceTemplateServic
         return yield* BusinessError.of("invalidPartyID", `Party not found: ${params.partyID}`)
       }
       const details = yield* resolveDetails(params, undefined)
-      const fp = canonicalJson({ shopID: params.shopID, lifetime: params.lifetime, details })
-      const key = keyOf(caller, PARTY_NAMESPACE, OPERATION, params.externalID)
-      const replay = (record: IdempotencyRecord) =>
-        replayIdempotent(params.externalID!, fp, record, (entityID) => get(caller, entityID))
-      const answer = (t: InvoiceTemplateRecord) =>
-        Effect.map(
-          accessTokens.issue(caller, "invoiceTemplate", t.id, TEMPLATE_TOKEN_DAYS),
-          (token) => ({ invoiceTemplate: toTemplate(t), invoiceTemplateAccessToken: token })
-        )
-      if (key !== undefined) {
-        const prior = yield* idempotency.find(key)
-        if (Option.isSome(prior)) return yield* Effect.flatMap(replay(prior.value), answer)
-      }
-      const shop = yield* shops.requireActive(PartyID.make(caller), ShopID.make(params.shopID))
-      yield* checkLifetime(params.lifetime)
-      yield* checkShopCurrency(shop.currency, details)
-      const record: InvoiceTemplateRecord = {
-        id: yield* ids.next,
+      const saved = yield* externalIDs.create({
         partyID: caller,
-        shopID: shop.id,
+        operation: OPERATION,
         externalID: params.externalID,
-        name: params.name,
-        description: params.description,
-        createdAt: new Date(yield* Clock.currentTimeMillis),
-        lifetime: params.lifetime,
-        details,
-        metadata: params.metadata,
-        randomizeAmount: params.randomizeAmount,
-        version: 1
-      }
-      const saved = yield* tx.withTransaction(
+        fingerprint: () => canonicalJson({ shopID: params.shopID, lifetime: params.lifetime, details }),
+        ref: Ref.Id,
+        load: ({ id }) => get(caller, id)
+      }, (claim) =>
         Effect.gen(function*() {
-          if (key !== undefined) {
-            const prior = yield* idempotency.claim(key, { entityID: record.id, fingerprint: fp })
-            if (Option.isSome(prior)) return yield* replay(prior.value)
+          const shop = yield* shops.requireActive(PartyID.make(caller), ShopID.make(params.shopID))
+          yield* checkLifetime(params.lifetime)
+          yield* checkShopCurrency(shop.currency, details)
+          const record: InvoiceTemplateRecord = {
+            id: yield* ids.next,
+            partyID: caller,
+            shopID: shop.id,
+            externalID: params.externalID,
+            name: params.name,
+            description: params.description,
+            createdAt: new Date(yield* Clock.currentTimeMillis),
+            lifetime: params.lifetime,
+            details,
+            metadata: params.metadata,
+            randomizeAmount: params.randomizeAmount,
+            version: 1
           }
-          yield* templates.insert(record)
-          return record
-        })
-      )
-      return yield* answer(saved)
+          return yield* tx.withTransaction(Effect.gen(function*() {
+            yield* claim({ id: record.id })
+            yield* templates.insert(record)
+            return record
+          }))
+        }))
+      return {
+        invoiceTemplate: toTemplate(saved),
+        invoiceTemplateAccessToken: yield* accessTokens.issue(caller, "invoiceTemplate", saved.id, TEMPLATE_TOKEN_DAYS)
+      }
     })
 
     const requireActiveShop = (t: InvoiceTemplateRecord) =>
       shops.requireActive(PartyID.make(t.partyID), ShopID.make(t.shopID))
 
     const update = Traced.fn("InvoiceTemplateService.update")(function*(partyID: string, id: string, params: UpdateParams) {
-      return yield* retryOnConflict(tx.withTransaction(Effect.gen(function*() {
-        const t = yield* get(partyID, id)
+      return yield* Optimistic.command(tx.withTransaction, {
+        read: get(partyID, id),
+        update: templates.update,
+        what: `invoice template ${id}`
+      }, ({ current: t, save }) => Effect.gen(function*() {
         const shop = yield* requireActiveShop(t)
         const details = yield* resolveDetails(params, t.details)
         if (params.lifetime !== undefined) yield* checkLifetime(params.lifetime)
@@ -191,12 +190,10 @@ export class InvoiceTemplateService extends Effect.Service<InvoiceTemplateServic
           lifetime: params.lifetime ?? t.lifetime,
           details,
           metadata: params.metadata ?? t.metadata,
-          randomizeAmount: params.randomizeAmount ?? t.randomizeAmount,
-          version: t.version + 1
+          randomizeAmount: params.randomizeAmount ?? t.randomizeAmount
         }
-        if (!(yield* templates.update(updated, t.version))) return yield* new VersionConflict({ what: `invoice template ${id}` })
-        return toTemplate(updated)
-      })))
+        return toTemplate(yield* save(updated))
+      }))
     })
 
     const remove = Traced.fn("InvoiceTemplateService.delete")(function*(partyID: string, id: string) {

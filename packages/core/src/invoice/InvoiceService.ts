@@ -15,16 +15,17 @@ import * as Cart from "../cart/Cart.js"
 import { BusinessError, NotFound } from "../Errors.js"
 import { PartyID, ShopID } from "../Ids.js"
 import { canonicalJson, canonicalSet } from "../internal/canonical.js"
-import { keyOf, replay as replayIdempotent } from "../internal/idempotent.js"
-import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import * as Idempotent from "../internal/idempotent.js"
+import * as Optimistic from "../internal/optimistic.js"
 import * as Traced from "../internal/traced.js"
 import { EventLog } from "../ports/EventLog.js"
-import { Idempotency, PARTY_NAMESPACE, type IdempotencyRecord } from "../ports/Idempotency.js"
+import { Idempotency, PARTY_NAMESPACE } from "../ports/Idempotency.js"
 import { Ids } from "../ports/Ids.js"
 import { InvoiceRepository } from "../ports/InvoiceRepository.js"
 import { Timers } from "../ports/Timers.js"
 import { Transactions } from "../ports/Transactions.js"
 import type { PaymentMethod, PaymentMethodTerms } from "../reference/Reference.js"
+import * as Ref from "../Ref.js"
 import { ShopService } from "../shop/ShopService.js"
 import { type Invoice, type InvoiceParams, type InvoiceRecord, toInvoice } from "./Invoice.js"
 import { type InvoiceChange, InvoiceChange as InvoiceChangeSchema, type InvoiceEvent, listedChanges } from "./InvoiceChange.js"
@@ -67,7 +68,7 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
     const invoices = yield* InvoiceRepository
     const shops = yield* ShopService
     const events = yield* EventLog
-    const idempotency = yield* Idempotency
+    const externalIDs = Idempotent.make(yield* Idempotency)
     const ids = yield* Ids
     const timers = yield* Timers
     const tx = yield* Transactions
@@ -203,41 +204,31 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
         namespace: string = PARTY_NAMESPACE
       ) {
         const invoiceTemplateID = fromTemplate?.invoiceTemplateID
-        const key = keyOf(caller, namespace, OPERATION, params.externalID)
-        // Only an externalID's request is compared with an earlier one.
-        const fp = key === undefined
-          ? ""
-          : fromTemplate === undefined
-          ? fingerprint(params)
-          : canonicalJson({ invoiceTemplateID, features: fromTemplate.features })
-        const replay = (record: IdempotencyRecord) =>
-          replayIdempotent(params.externalID!, fp, record, (entityID) => get(caller, entityID))
-        if (key !== undefined) {
-          const prior = yield* idempotency.find(key)
-          if (Option.isSome(prior)) {
-            const invoice = yield* replay(prior.value)
-            return { invoice, invoiceAccessToken: yield* accessTokens.issue(caller, "invoice", invoice.id, INVOICE_TOKEN_DAYS) }
-          }
-        }
-        const built = yield* build(caller, params, invoiceTemplateID)
-        const invoice = yield* tx.withTransaction(
-          Effect.gen(function*() {
-            if (key !== undefined) {
-              const prior = yield* idempotency.claim(key, { entityID: built.id, fingerprint: fp })
-              if (Option.isSome(prior)) return yield* replay(prior.value)
-            }
-            yield* insert(built)
-            return built
-          })
-        )
+        const invoice = yield* externalIDs.create({
+          partyID: caller,
+          namespace,
+          operation: OPERATION,
+          externalID: params.externalID,
+          fingerprint: () =>
+            fromTemplate === undefined
+              ? fingerprint(params)
+              : canonicalJson({ invoiceTemplateID, features: fromTemplate.features }),
+          ref: Ref.Id,
+          load: ({ id }) => get(caller, id)
+        }, (claim) =>
+          Effect.flatMap(build(caller, params, invoiceTemplateID), (built) =>
+            tx.withTransaction(Effect.gen(function*() {
+              yield* claim({ id: built.id })
+              yield* insert(built)
+              return built
+            }))))
         return { invoice, invoiceAccessToken: yield* accessTokens.issue(caller, "invoice", invoice.id, INVOICE_TOKEN_DAYS) }
       }
     )
 
     const getByExternalID = Traced.fn("InvoiceService.getByExternalID")(function*(partyID: string, externalID: string) {
-      const record = yield* idempotency.find({ partyID, namespace: PARTY_NAMESPACE, operation: OPERATION, externalID })
-      if (Option.isNone(record)) return yield* NotFound.of("Invoice with externalID", externalID)
-      return yield* get(partyID, record.value.entityID)
+      const { id } = yield* externalIDs.find(Ref.Id, partyID, OPERATION, externalID, "Invoice")
+      return yield* get(partyID, id)
     })
 
     const accessToken = Traced.fn("InvoiceService.accessToken")(function*(partyID: string, id: string) {
@@ -247,28 +238,22 @@ export class InvoiceService extends Effect.Service<InvoiceService>()("kassa/Invo
 
     /** Runs one command of the machine on a stored invoice, with its events, atomically. */
     const command = (load: Effect.Effect<InvoiceRecord, NotFound>, cmd: InvoiceCommand) =>
-      retryOnConflict(
-        tx.withTransaction(
-          Effect.gen(function*() {
-            const invoice = yield* load
-            const decision = decide(invoice, cmd, yield* now)
-            if (Either.isLeft(decision)) return yield* decision.left
-            const { state, changes } = decision.right
-            if (changes.length === 0 && state.activePaymentID === invoice.activePaymentID) return invoice
-            const updated: InvoiceRecord = {
-              ...invoice,
-              status: state.status,
-              ...(state.reason === undefined ? {} : { reason: state.reason }),
-              activePaymentID: state.activePaymentID,
-              version: invoice.version + 1
-            }
-            if (!(yield* invoices.update(updated, invoice.version))) return yield* new VersionConflict({ what: `invoice ${invoice.id}` })
-            yield* append(updated, changes)
-            if (state.status !== "unpaid") yield* timers.cancel(DUE_TIMER, invoice.id)
-            return updated
+      Optimistic.command(tx.withTransaction, { read: load, update: invoices.update, what: "invoice" }, ({ current: invoice, save }) =>
+        Effect.gen(function*() {
+          const decision = decide(invoice, cmd, yield* now)
+          if (Either.isLeft(decision)) return yield* decision.left
+          const { state, changes } = decision.right
+          if (changes.length === 0 && state.activePaymentID === invoice.activePaymentID) return invoice
+          const updated = yield* save({
+            ...invoice,
+            status: state.status,
+            ...(state.reason === undefined ? {} : { reason: state.reason }),
+            activePaymentID: state.activePaymentID
           })
-        )
-      )
+          yield* append(updated, changes)
+          if (state.status !== "unpaid") yield* timers.cancel(DUE_TIMER, invoice.id)
+          return updated
+        }))
 
     const fulfill = Traced.fn("InvoiceService.fulfill")(function*(partyID: string, id: string, reason: string) {
       yield* shops.requireActive(PartyID.make(partyID), ShopID.make((yield* get(partyID, id)).shopID))

@@ -18,6 +18,11 @@
  * `operationNotPermitted` for an instant payment; the acquirer's and the timers' commands out of
  * place change nothing (they can arrive twice).
  *
+ * The rules that follow a decision live here too: the platform's fee is set by the authorisation
+ * and set again by a partial capture (from the fee terms the command carries); a finished capture
+ * makes the capture's cart and allocation the payment's; the authorisation keeps the recurrent
+ * token, a challenge its interaction id.
+ *
  * @since 0.1.0
  */
 import * as Data from "effect/Data"
@@ -25,6 +30,7 @@ import * as Either from "effect/Either"
 import type * as Allocation from "../allocation/Allocation.js"
 import type * as Cart from "../cart/Cart.js"
 import { BusinessError } from "../Errors.js"
+import { type FeeTerms, paymentFee } from "../reference/Reference.js"
 import type { Activity, CaptureIntent, Flow, PaymentStatus } from "./Payment.js"
 import type { PaymentChange, UserInteraction } from "./PaymentChange.js"
 import * as PaymentError from "./PaymentError.js"
@@ -42,13 +48,23 @@ export interface PaymentState {
   readonly cancelReason: string | undefined
   readonly error?: PaymentError.PaymentError | undefined
   readonly transactionInfo?: { readonly rrn: string; readonly approvalCode: string } | undefined
+  /** The platform's fee of the amount the payment books. */
+  readonly fee: number
+  readonly cart?: ReadonlyArray<Cart.InvoiceLine> | undefined
+  readonly allocation?: ReadonlyArray<Allocation.AllocationTransaction> | undefined
+  readonly recurrentToken?: string | undefined
+  readonly interactionID?: string | undefined
 }
 
 /** @since 0.1.0 @category models */
 export type PaymentCommand = Data.TaggedEnum<{
-  InteractionRequested: { readonly userInteraction: UserInteraction }
+  InteractionRequested: { readonly interactionID: string; readonly userInteraction: UserInteraction }
   InteractionCompleted: { readonly userInteraction: UserInteraction | undefined }
-  Authorized: { readonly transactionInfo: { readonly rrn: string; readonly approvalCode: string } }
+  Authorized: {
+    readonly transactionInfo: { readonly rrn: string; readonly approvalCode: string }
+    readonly recurrentToken: string | undefined
+    readonly fees: FeeTerms
+  }
   Declined: { readonly error: PaymentError.PaymentError }
   DeadlineReached: {}
   Capture: {
@@ -57,6 +73,7 @@ export type PaymentCommand = Data.TaggedEnum<{
     readonly currency: string | undefined
     readonly cart: ReadonlyArray<Cart.InvoiceLine> | undefined
     readonly allocation: ReadonlyArray<Allocation.AllocationTransaction> | undefined
+    readonly fees: FeeTerms
   }
   Cancel: { readonly reason: string }
   HoldExpired: {}
@@ -109,7 +126,7 @@ export const decide = (state: PaymentState, command: PaymentCommand): Either.Eit
     case "InteractionRequested":
       if (state.activity !== "processing") return same(state)
       return Either.right({
-        state: { ...state, activity: "interaction" },
+        state: { ...state, activity: "interaction", interactionID: command.interactionID },
         changes: [{ changeType: "PaymentInteractionRequested", paymentID: state.id, userInteraction: command.userInteraction }]
       })
     case "InteractionCompleted":
@@ -124,7 +141,14 @@ export const decide = (state: PaymentState, command: PaymentCommand): Either.Eit
       })
     case "Authorized": {
       if (!authorising) return same(state)
-      const next: PaymentState = { ...state, status: "processed", activity: "waiting", transactionInfo: command.transactionInfo }
+      const next: PaymentState = {
+        ...state,
+        status: "processed",
+        activity: "waiting",
+        transactionInfo: command.transactionInfo,
+        recurrentToken: command.recurrentToken,
+        fee: paymentFee(command.fees, state.amount)
+      }
       const decision: Decision = { state: next, changes: [statusChanged(next)] }
       if (state.flow.type === "PaymentFlowInstant") {
         const captured = capture(next, { amount: state.amount, reason: AUTO_CAPTURE_REASON })
@@ -148,7 +172,9 @@ export const decide = (state: PaymentState, command: PaymentCommand): Either.Eit
       if (amount > state.authorizedAmount) {
         return Either.left(BusinessError.of("amountExceededCaptureBalance", `Max amount: ${state.authorizedAmount}`))
       }
-      return Either.right(capture(state, {
+      // a partial capture books the fee of the amount it takes
+      const fee = amount === state.authorizedAmount ? state.fee : paymentFee(command.fees, amount)
+      return Either.right(capture({ ...state, fee }, {
         amount,
         reason: command.reason,
         ...(command.cart === undefined ? {} : { cart: command.cart }),
@@ -171,7 +197,15 @@ export const decide = (state: PaymentState, command: PaymentCommand): Either.Eit
       )
     case "Finished": {
       if (state.activity === "capturing" && state.capture !== undefined) {
-        const next: PaymentState = { ...state, status: "captured", activity: "done", amount: state.capture.amount }
+        const { allocation, amount, cart } = state.capture
+        const next: PaymentState = {
+          ...state,
+          status: "captured",
+          activity: "done",
+          amount,
+          ...(cart === undefined ? {} : { cart }),
+          ...(allocation === undefined ? {} : { allocation })
+        }
         return Either.right({ state: next, changes: [statusChanged(next)] })
       }
       if (state.activity === "cancelling") {

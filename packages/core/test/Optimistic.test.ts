@@ -6,7 +6,8 @@ import * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import * as TestClock from "effect/TestClock"
 import * as Contention from "../src/Contention.js"
-import { knownFirst, retryOnConflict, VersionConflict } from "../src/internal/optimistic.js"
+import { BusinessError } from "../src/Errors.js"
+import { command, knownFirst, retryOnConflict, VersionConflict } from "../src/internal/optimistic.js"
 
 /** A store of one versioned value, and a command on it in the shape the services use. */
 const setup = (stored: { version: number; value: string }) => {
@@ -118,5 +119,51 @@ describe("retryOnConflict under contention", () => {
       yield* TestClock.adjust("1 minute")
       const exit = yield* Fiber.join(fiber)
       assert.isTrue(Exit.isFailure(exit) && Cause.isDie(exit.cause))
+    }))
+})
+
+describe("command: the read-decide-write runner", () => {
+  const setupStore = (stored: { version: number; value: string }) => {
+    let transactions = 0
+    const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.suspend(() => (transactions++, effect))
+    const update = (next: { version: number; value: string }, expected: number) =>
+      Effect.sync(() => {
+        if (stored.version !== expected) return false
+        Object.assign(stored, next)
+        return true
+      })
+    /** Appends `suffix` unless the value already ends with it: refused, as a business rule. */
+    const append = (known: { version: number; value: string } | undefined, suffix: string) =>
+      command(withTransaction, { read: Effect.sync(() => ({ ...stored })), known, update, what: "value" }, ({ current, save }) =>
+        current.value.endsWith(suffix)
+          ? Effect.fail(BusinessError.of("invalidRequest", "already there"))
+          : save({ ...current, value: current.value + suffix }))
+    return { append, transactions: () => transactions }
+  }
+
+  it.effect("writes at the version read, bumping it", () =>
+    Effect.gen(function*() {
+      const stored = { version: 1, value: "a" }
+      const { append } = setupStore(stored)
+      assert.deepStrictEqual(yield* append(undefined, "b"), { version: 2, value: "ab" })
+      assert.deepStrictEqual(stored, { version: 2, value: "ab" })
+    }))
+
+  it.effect("a stale copy loses the write: the command runs again in a new transaction on a fresh read", () =>
+    Effect.gen(function*() {
+      const stored = { version: 3, value: "abc" }
+      const { append, transactions } = setupStore(stored)
+      assert.deepStrictEqual(yield* append({ version: 1, value: "a" }, "d"), { version: 4, value: "abcd" })
+      assert.strictEqual(transactions(), 2)
+    }))
+
+  it.effect("a business refusal decided on a stale copy is decided again; on a fresh read it stands", () =>
+    Effect.gen(function*() {
+      const stored = { version: 2, value: "ab" }
+      const { append } = setupStore(stored)
+      assert.deepStrictEqual(yield* append({ version: 1, value: "ax" }, "x"), { version: 3, value: "abx" })
+      const refused = yield* Effect.flip(append(undefined, "x"))
+      assert.strictEqual(refused.code, "invalidRequest")
     }))
 })

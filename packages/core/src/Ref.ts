@@ -65,5 +65,8 @@ export const Payment = make("invoiceID", "paymentID")
 /** A refund: `invoiceID/paymentID/refundID`. @since 0.1.0 */
 export const Refund = make("invoiceID", "paymentID", "refundID")
 
+/** A chargeback: `invoiceID/paymentID/chargebackID`. @since 0.1.0 */
+export const Chargeback = make("invoiceID", "paymentID", "chargebackID")
+
 /** A customer's binding: `customerID/bindingID`. @since 0.1.0 */
 export const Binding = make("customerID", "bindingID")

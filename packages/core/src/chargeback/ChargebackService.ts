@@ -13,7 +13,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Contention from "../Contention.js"
 import { BusinessError, NotFound } from "../Errors.js"
-import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import * as Optimistic from "../internal/optimistic.js"
 import * as Traced from "../internal/traced.js"
 import type { PaymentRecord } from "../payment/Payment.js"
 import { PaymentService } from "../payment/PaymentService.js"
@@ -26,8 +26,9 @@ import { RefundRepository } from "../ports/RefundRepository.js"
 import { Transactions } from "../ports/Transactions.js"
 import type { PaymentChargedBack } from "../invoice/InvoiceChange.js"
 import { AGGREGATE as INVOICE_AGGREGATE } from "../invoice/InvoiceService.js"
+import * as Ref from "../Ref.js"
 import { remaining } from "../refund/Refund.js"
-import { chargedBackOf } from "../refund/RefundService.js"
+import { chargedBackOf } from "../refund/RefundMachine.js"
 import {
   type ChargebackCommand,
   type ChargebackParams,
@@ -83,7 +84,7 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
     const record = (c: ChargebackRecord) =>
       events.append({
         aggregateType: AGGREGATE,
-        aggregateID: `${c.invoiceID}/${c.paymentID}/${c.id}`,
+        aggregateID: Ref.Chargeback.encode({ invoiceID: c.invoiceID, paymentID: c.paymentID, chargebackID: c.id }),
         partyID: c.partyID,
         changes: [{ changeType: "ChargebackChanged", chargeback: { ...toChargeback(c), createdAt: c.createdAt.toISOString() } }]
       })
@@ -92,7 +93,7 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
     const chargeBack = (p: PaymentRecord, c: ChargebackRecord) =>
       Effect.gen(function*() {
         if (!(yield* paymentRepo.update({ ...p, chargedBack: true, version: p.version + 1 }, p.version))) {
-          return yield* new VersionConflict({ what: `payment ${p.invoiceID}/${p.id}` })
+          return yield* new Optimistic.VersionConflict({ what: `payment ${p.invoiceID}/${p.id}` })
         }
         const change: typeof PaymentChargedBack.Type = { changeType: "PaymentChargedBack", paymentID: p.id, chargebackID: c.id }
         yield* events.append({ aggregateType: INVOICE_AGGREGATE, aggregateID: p.invoiceID, partyID: p.partyID, changes: [change] })
@@ -101,11 +102,15 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
     /** Opens a chargeback on a captured payment (the operator). */
     const open = Traced.fn("ChargebackService.open")(
       function*(invoiceID: string, paymentID: string, params: ChargebackParams) {
-        return yield* tx.withTransaction(Effect.gen(function*() {
-          // Locked: refunds and other chargebacks of the payment wait (they lock it too).
-          const p = yield* Contention.expected(paymentRepo.findById(invoiceID, paymentID)).pipe(
-            Effect.flatMap((o) => (Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Payment", paymentID))))
-          )
+        // Locked: refunds and other chargebacks of the payment wait (they lock it too).
+        const read = Contention.expected(paymentRepo.findById(invoiceID, paymentID)).pipe(
+          Effect.flatMap((o) => (Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Payment", paymentID))))
+        )
+        return yield* Optimistic.command(tx.withTransaction, {
+          read,
+          update: paymentRepo.update,
+          what: `payment ${invoiceID}/${paymentID}`
+        }, ({ current: p, save }) => Effect.gen(function*() {
           if (p.status !== "captured") {
             return yield* BusinessError.of("invalidPaymentStatus", `Cannot open a chargeback on a payment in status ${p.status}`)
           }
@@ -119,9 +124,7 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
           const left = remaining(p.amount, yield* refunds.listByPayment(invoiceID, paymentID), chargedBackOf(existing))
           const body = params.body ?? left
           if (body > left || body <= 0) return yield* BusinessError.of("invoicePaymentAmountExceeded", `Max body: ${left}`)
-          if (!(yield* paymentRepo.update({ ...p, version: p.version + 1 }, p.version))) {
-            return yield* new VersionConflict({ what: `payment ${invoiceID}/${paymentID}` })
-          }
+          yield* save(p)
           const c: ChargebackRecord = {
             id: yield* ids.next,
             invoiceID,
@@ -141,15 +144,18 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
           yield* ledger.hold(planOf(c), { id: 1, postings: yield* postings(p, c.body, c.levy) })
           yield* record(c)
           return c
-        })).pipe(retryOnConflict)
+        }))
       }
     )
 
     /** Accept, reject, cancel or reopen (the operator). */
     const command = Traced.fn("ChargebackService.command")(
       function*(invoiceID: string, paymentID: string, id: string, cmd: ChargebackCommand) {
-        return yield* tx.withTransaction(Effect.gen(function*() {
-          const c = yield* load(invoiceID, paymentID, id)
+        return yield* Optimistic.command(tx.withTransaction, {
+          read: load(invoiceID, paymentID, id),
+          update: chargebacks.update,
+          what: `chargeback ${id}`
+        }, ({ current: c, save }) => Effect.gen(function*() {
           const next = decide(c, cmd)
           if (Either.isLeft(next)) return yield* next.left
           const p = yield* Contention.expected(paymentRepo.findById(invoiceID, paymentID)).pipe(Effect.flatMap(Effect.orDie))
@@ -161,8 +167,7 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
           if ((cmd._tag === "Accept" || cmd._tag === "Reopen") && next.right.body > left) {
             return yield* BusinessError.of("invoicePaymentAmountExceeded", `Max body: ${left}`)
           }
-          const updated: ChargebackRecord = { ...c, ...next.right, version: c.version + 1 }
-          if (!(yield* chargebacks.update(updated, c.version))) return yield* new VersionConflict({ what: `chargeback ${id}` })
+          const updated = yield* save({ ...c, ...next.right })
           const plan = planOf(c)
           const held = Option.getOrUndefined(yield* ledger.plan(plan))
           const lastBatch = held?.batches.at(-1)?.id ?? 1
@@ -208,7 +213,7 @@ export class ChargebackService extends Effect.Service<ChargebackService>()("kass
           // nothing left of the payment once this one is accepted
           if (updated.status === "accepted" && left - updated.body <= 0) yield* chargeBack(p, updated)
           return updated
-        })).pipe(retryOnConflict)
+        }))
       }
     )
 

@@ -10,11 +10,10 @@ import * as Option from "effect/Option"
 import * as Standing from "../Standing.js"
 import { BusinessError, NotFound } from "../Errors.js"
 import type { PartyID } from "../Ids.js"
-import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import * as Optimistic from "../internal/optimistic.js"
 import * as Traced from "../internal/traced.js"
 import { PartyRepository } from "../ports/PartyRepository.js"
 import { Transactions } from "../ports/Transactions.js"
-import type { PartyRecord } from "./Party.js"
 
 /** @since 0.1.0 @category services */
 export class PartyService extends Effect.Service<PartyService>()("kassa/PartyService", {
@@ -30,17 +29,16 @@ export class PartyService extends Effect.Service<PartyService>()("kassa/PartySer
 
     const setStanding = Traced.fn("PartyService.setStanding")(
       function*(id: PartyID, command: Standing.StandingCommand) {
-        const party = yield* get(id)
-        const next = Standing.decide(party, command)
-        if (Either.isLeft(next)) {
-          return yield* BusinessError.of("invalidRequest", "Party is blocked by the platform")
-        }
-        if (next.right.isBlocked === party.isBlocked && next.right.isSuspended === party.isSuspended) return party
-        const updated: PartyRecord = { ...party, ...next.right, version: party.version + 1 }
-        if (!(yield* parties.update(updated, party.version))) return yield* new VersionConflict({ what: `party ${id}` })
-        return updated
-      },
-      (effect) => retryOnConflict(tx.withTransaction(effect))
+        return yield* Optimistic.command(tx.withTransaction, { read: get(id), update: parties.update, what: `party ${id}` }, ({
+          current: party,
+          save
+        }) => {
+          const next = Standing.decide(party, command)
+          if (Either.isLeft(next)) return Effect.fail(BusinessError.of("invalidRequest", "Party is blocked by the platform"))
+          if (next.right.isBlocked === party.isBlocked && next.right.isSuspended === party.isSuspended) return Effect.succeed(party)
+          return save({ ...party, ...next.right })
+        })
+      }
     )
 
     /**

@@ -11,7 +11,7 @@ import * as Option from "effect/Option"
 import * as Standing from "../Standing.js"
 import { BusinessError, NotFound } from "../Errors.js"
 import type { PartyID, ShopID } from "../Ids.js"
-import { retryOnConflict, VersionConflict } from "../internal/optimistic.js"
+import * as Optimistic from "../internal/optimistic.js"
 import * as Traced from "../internal/traced.js"
 import { ContractRepository } from "../ports/ContractRepository.js"
 import { ReferenceData } from "../ports/ReferenceData.js"
@@ -40,17 +40,16 @@ export class ShopService extends Effect.Service<ShopService>()("kassa/ShopServic
 
     const setStanding = Traced.fn("ShopService.setStanding")(
       function*(partyID: PartyID, id: ShopID, command: Standing.StandingCommand) {
-        const shop = yield* get(partyID, id)
-        const next = Standing.decide(shop, command)
-        if (Either.isLeft(next)) {
-          return yield* BusinessError.of("invalidRequest", "Shop is blocked by the platform")
-        }
-        if (next.right.isBlocked === shop.isBlocked && next.right.isSuspended === shop.isSuspended) return shop
-        const updated: ShopRecord = { ...shop, ...next.right, version: shop.version + 1 }
-        if (!(yield* shops.update(updated, shop.version))) return yield* new VersionConflict({ what: `shop ${id}` })
-        return updated
-      },
-      (effect) => retryOnConflict(tx.withTransaction(effect))
+        return yield* Optimistic.command(tx.withTransaction, { read: get(partyID, id), update: shops.update, what: `shop ${id}` }, ({
+          current: shop,
+          save
+        }) => {
+          const next = Standing.decide(shop, command)
+          if (Either.isLeft(next)) return Effect.fail(BusinessError.of("invalidRequest", "Shop is blocked by the platform"))
+          if (next.right.isBlocked === shop.isBlocked && next.right.isSuspended === shop.isSuspended) return Effect.succeed(shop)
+          return save({ ...shop, ...next.right })
+        })
+      }
     )
 
     const termsOf = (shop: ShopRecord, contract: Option.Option<ContractRecord>) =>

@@ -23,6 +23,8 @@ export * as Contract from "./contract/Contract.js"
 /** @since 0.1.0 */
 export * as ContractService from "./contract/ContractService.js"
 /** @since 0.1.0 */
+export * as BindingMachine from "./customer/BindingMachine.js"
+/** @since 0.1.0 */
 export * as Customer from "./customer/Customer.js"
 /** @since 0.1.0 */
 export * as CustomerService from "./customer/CustomerService.js"
@@ -108,7 +110,11 @@ export * as ReferenceService from "./reference/ReferenceService.js"
 /** @since 0.1.0 */
 export * as Refund from "./refund/Refund.js"
 /** @since 0.1.0 */
+export * as RefundMachine from "./refund/RefundMachine.js"
+/** @since 0.1.0 */
 export * as RefundService from "./refund/RefundService.js"
+/** @since 0.1.0 */
+export * as Ref from "./Ref.js"
 /** @since 0.1.0 */
 export * as Shop from "./shop/Shop.js"
 /** @since 0.1.0 */

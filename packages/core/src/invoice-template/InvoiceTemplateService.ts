@@ -6,7 +6,6 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { AccessTokens } from "../auth/AccessTokens.js"
 import * as Cart from "../cart/Cart.js"
@@ -27,17 +26,17 @@ import { ShopService } from "../shop/ShopService.js"
 import {
   type CreateParams,
   type Details,
-  type DetailsParams,
   dueDateOf,
   type InvoiceParamsWithTemplate,
   type InvoiceTemplateRecord,
-  type LifetimeInterval,
-  lineCostOf,
   productOf,
-  type TemplateCost,
   toTemplate,
   type UpdateParams
 } from "./InvoiceTemplate.js"
+import { checkLifetime, currencyOf, resolveDetails } from "./TemplateDetails.js"
+
+/** @since 0.1.0 */
+export { currencyOf, resolveDetails } from "./TemplateDetails.js"
 
 /** Templates are published on payment pages; their tokens live long. @since 0.1.0 */
 export const TEMPLATE_TOKEN_DAYS = 3650
@@ -45,63 +44,6 @@ export const TEMPLATE_TOKEN_DAYS = 3650
 export const OPERATION = "invoiceTemplate"
 
 const invalid = (message: string) => Effect.fail(BusinessError.of("invalidRequest", message))
-
-const checkLifetime = (l: LifetimeInterval) =>
-  l.days === 0 && l.months === 0 && l.years === 0 ? invalid("lifetime: a zero lifetime is rejected") : Effect.void
-
-/**
- * The template's details from either revision's fields, falling back on `existing` (update).
- *
- * @since 0.1.0
- */
-export const resolveDetails = (
-  input: { readonly details?: DetailsParams | undefined; readonly product?: string | undefined; readonly cost?: TemplateCost | undefined },
-  existing: Details | undefined
-): Effect.Effect<Details, BusinessError> =>
-  Effect.gen(function*() {
-    let details: Details
-    if (input.details !== undefined) {
-      const d = input.details
-      if (d.templateType === "InvoiceTemplateMultiLine") {
-        const cart = Cart.make(d.cart)
-        if (Either.isLeft(cart)) return yield* cart.left
-        details = { templateType: d.templateType, cart: cart.right, currency: d.currency }
-      } else {
-        details = d
-      }
-    } else if (input.product !== undefined || input.cost !== undefined) {
-      const prior = existing?.templateType === "InvoiceTemplateSingleLine" ? existing : undefined
-      const product = input.product ?? prior?.product
-      const price = input.cost !== undefined ? lineCostOf(input.cost) : prior?.price
-      if (product === undefined) return yield* invalid("product: is missing")
-      if (price === undefined) return yield* invalid("cost: is missing")
-      details = {
-        templateType: "InvoiceTemplateSingleLine",
-        product,
-        price,
-        ...(prior?.taxMode === undefined ? {} : { taxMode: prior.taxMode })
-      }
-    } else if (existing !== undefined) {
-      details = existing
-    } else {
-      return yield* invalid("details: is missing")
-    }
-    if (
-      details.templateType === "InvoiceTemplateSingleLine" && details.price.costType === "InvoiceTemplateLineCostRange" &&
-      details.price.range.lowerBound > details.price.range.upperBound
-    ) {
-      return yield* invalid("details.price.range: lowerBound is above upperBound")
-    }
-    return details
-  })
-
-/** The currency a template fixes, if any. @since 0.1.0 */
-export const currencyOf = (details: Details): string | undefined =>
-  details.templateType === "InvoiceTemplateMultiLine"
-    ? details.currency
-    : details.price.costType === "InvoiceTemplateLineCostUnlim"
-    ? undefined
-    : details.price.currency
 
 /** @since 0.1.0 @category services */
 export class InvoiceTemplateService extends Effect.Service<InvoiceTemplateService>()("kassa/InvoiceTemplateService", {

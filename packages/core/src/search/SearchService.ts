@@ -1,7 +1,7 @@
 /**
  * Use cases of search and analytics: find a shop's invoices, payments, refunds (and payouts,
  * which Kassa does not make) in a time window, and the payment statistics of the older
- * revision. Only the caller's party's shops: another party's shop is not found.
+ * revision (`PaymentStats`). Only the caller's party's shops: another party's shop is not found.
  *
  * Paging, both forms on one operation, results ordered by creation time then ids, newest first:
  * - `continuationToken`: keyset paging, stable under concurrent inserts (no row twice, none
@@ -26,23 +26,13 @@ import {
   type Query,
   type RefundConditions,
   type Scope,
-  SearchRepository,
-  type StatsKey,
-  type StatsRow
+  SearchRepository
 } from "../ports/SearchRepository.js"
 import { SearchTokens } from "../ports/SearchTokens.js"
 import { ShopService } from "../shop/ShopService.js"
 import * as Continuation from "./Continuation.js"
-import { geoIDOf } from "./GeoIDs.js"
-import type {
-  InvoiceSearchParams,
-  PaymentMethodStatsParams,
-  PaymentSearchParams,
-  PayoutSearchParams,
-  RateStatsParams,
-  RefundSearchParams,
-  SplitStatsParams
-} from "./SearchParams.js"
+import * as PaymentStats from "./PaymentStats.js"
+import type { InvoiceSearchParams, PaymentSearchParams, PayoutSearchParams, RefundSearchParams } from "./SearchParams.js"
 import * as SearchQuery from "./SearchQuery.js"
 import {
   type Page,
@@ -53,18 +43,9 @@ import {
   type RefundSearchResult,
   toPaymentSearchResult
 } from "./SearchResults.js"
-import {
-  type PaymentConversionStat,
-  type PaymentGeoStat,
-  type PaymentMethodBankCardStat,
-  type PaymentRateStat,
-  type PaymentRevenueStat,
-  regroup,
-  segmentation
-} from "./Statistics.js"
 
-/** The most segments a statistic is split into. @since 0.1.0 */
-export const maxSegments = 10_000
+/** @since 0.1.0 */
+export { maxSegments } from "./PaymentStats.js"
 
 /** @since 0.1.0 @category models */
 export interface SearchOptions {
@@ -211,121 +192,14 @@ export class SearchService extends Effect.Service<SearchService>()("kassa/Search
       }
     )
 
-    /** The window's payments grouped by segment and `by`, merged into the split's segments. */
-    const grouped = (
-      partyID: string,
-      shopID: string,
-      params: SplitStatsParams,
-      by: ReadonlyArray<StatsKey>,
-      filter: { readonly successfulOnly: boolean; readonly bankCardOnly: boolean },
-      keyOf: (row: StatsRow) => ReadonlyArray<string | number>
-    ) =>
-      Effect.gen(function*() {
-        const scope = yield* scopeOf(partyID, shopID)
-        const w = yield* orFail(SearchQuery.window(params.fromTime, params.toTime))
-        const split = segmentation(params.fromTime, params.toTime, params.splitUnit, params.splitSize)
-        if (split.count > maxSegments) {
-          return yield* BusinessError.of(
-            "limitExceeded",
-            `splitUnit, splitSize: the window splits into ${split.count} segments, more than ${maxSegments}; split into longer ones`
-          )
-        }
-        const rows = yield* repository.paymentStats({ scope, window: w, bucketMs: split.bucketMs, by, ...filter })
-        return regroup(rows, keyOf, split.segmentOf)
-      })
-
-    const success = { successfulOnly: true, bankCardOnly: false }
-
-    /** Payments started and succeeded (captured or refunded) per segment. */
-    const paymentConversionStats = Traced.fn("SearchService.paymentConversionStats")(
-      function*(partyID: string, shopID: string, params: SplitStatsParams) {
-        const groups = yield* grouped(partyID, shopID, params, [], { successfulOnly: false, bankCardOnly: false }, () => [])
-        return groups.map(({ offset, row }): PaymentConversionStat => ({
-          offset,
-          successfulCount: row.successful,
-          totalCount: row.total,
-          conversion: row.total === 0 ? 0 : row.successful / row.total
-        }))
-      }
-    )
-
-    /** Sums of successful payments per segment and currency, with and without the system fee. */
-    const paymentRevenueStats = Traced.fn("SearchService.paymentRevenueStats")(
-      function*(partyID: string, shopID: string, params: SplitStatsParams) {
-        const groups = yield* grouped(partyID, shopID, params, ["currency"], success, (r) => [r.currency ?? ""])
-        return groups.map(({ keys, offset, row }): PaymentRevenueStat => ({
-          offset,
-          currency: keys[0],
-          profit: row.revenue - row.fee,
-          revenue: row.revenue
-        }))
-      }
-    )
-
-    /** Revenue per segment, payer's country (ISO 3166-1 numeric; 0 unknown) and currency. */
-    const paymentGeoStats = Traced.fn("SearchService.paymentGeoStats")(
-      function*(partyID: string, shopID: string, params: SplitStatsParams) {
-        const groups = yield* grouped(
-          partyID,
-          shopID,
-          params,
-          ["country", "currency"],
-          success,
-          (r) => [geoIDOf(r.country), r.currency ?? ""]
-        )
-        return groups.map(({ keys, offset, row }): PaymentGeoStat => ({
-          offset,
-          geoID: keys[0],
-          currency: keys[1],
-          profit: row.revenue - row.fee,
-          revenue: row.revenue
-        }))
-      }
-    )
-
-    /** Successful bank card payments per segment, payment system and currency. */
-    const paymentMethodStats = Traced.fn("SearchService.paymentMethodStats")(
-      function*(partyID: string, shopID: string, params: PaymentMethodStatsParams) {
-        const groups = yield* grouped(
-          partyID,
-          shopID,
-          params,
-          ["paymentSystem", "currency"],
-          { successfulOnly: true, bankCardOnly: true },
-          (r) => [r.paymentSystem ?? "", r.currency ?? ""]
-        )
-        return groups.map(({ keys, offset, row }): PaymentMethodBankCardStat => ({
-          statType: "PaymentMethodBankCardStat",
-          offset,
-          totalCount: row.successful,
-          paymentSystem: keys[0],
-          currency: keys[1],
-          profit: row.revenue - row.fee,
-          revenue: row.revenue
-        }))
-      }
-    )
-
-    /** Distinct payers of the window's successful payments. */
-    const paymentRateStats = Traced.fn("SearchService.paymentRateStats")(
-      function*(partyID: string, shopID: string, params: RateStatsParams) {
-        const scope = yield* scopeOf(partyID, shopID)
-        const w = yield* orFail(SearchQuery.window(params.fromTime, params.toTime))
-        const stat: PaymentRateStat = { uniqueCount: yield* repository.uniquePayers(scope, w) }
-        return stat
-      }
-    )
+    const stats = PaymentStats.make(repository, scopeOf)
 
     return {
       searchInvoices,
       searchPayments,
       searchRefunds,
       searchPayouts,
-      paymentConversionStats,
-      paymentRevenueStats,
-      paymentGeoStats,
-      paymentMethodStats,
-      paymentRateStats
+      ...stats
     } as const
   }),
   dependencies: [ShopService.Default]

@@ -15,8 +15,7 @@ import * as Either from "effect/Either"
 import * as Allocation from "../allocation/Allocation.js"
 import * as Cart from "../cart/Cart.js"
 import { BusinessError } from "../Errors.js"
-import type { RefundParams, RefundStatus } from "./Refund.js"
-import { remaining, type RefundError } from "./Refund.js"
+import { remaining, type RefundError, type RefundParams, type RefundStatus } from "./Refund.js"
 
 /** @since 0.1.0 @category models */
 export interface RefundState {

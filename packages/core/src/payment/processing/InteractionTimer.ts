@@ -12,7 +12,8 @@ import type { Apply } from "../ApplyCommand.js"
 export const KIND = "payment.interaction"
 
 /** @since 0.1.0 @category constructors */
-export const handler = (apply: Apply) => (timer: Timer) => {
-  const { invoiceID, paymentID } = Ref.Payment.decode(timer.subject)
-  return apply(invoiceID, paymentID, { _tag: "Declined", error: { code: "preauthorization_failed" } }).pipe(Effect.ignore)
-}
+export const handler = (apply: Apply) => (timer: Timer) =>
+  Effect.suspend(() => {
+    const { invoiceID, paymentID } = Ref.Payment.decode(timer.subject)
+    return apply(invoiceID, paymentID, { _tag: "Declined", error: { code: "preauthorization_failed" } }).pipe(Effect.ignore)
+  })

@@ -27,7 +27,13 @@ interface StoredTimer {
   readonly lockedUntil: number | undefined
 }
 
-/** Runs the timers due now; answers how many fired. @since 0.1.0 @category tags */
+/**
+ * Runs the timers due now; answers how many fired. Passes take turns with the scheduler
+ * fiber's, so once `runDue` answers, every timer due now has fired (by this pass or the one
+ * before it), its handler committed.
+ *
+ * @since 0.1.0 @category tags
+ */
 export class MemoryScheduler extends Context.Tag("kassa/MemoryScheduler")<MemoryScheduler, {
   readonly runDue: Effect.Effect<number>
 }>() {}
@@ -106,7 +112,8 @@ export const layerMemory = (options: Options = {}): Layer.Layer<Timers | MemoryS
         )
       )
 
-    const runDue = Effect.gen(function*() {
+    const pass = yield* Effect.makeSemaphore(1)
+    const runDue = pass.withPermits(1)(Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const due = (yield* store.detached(table.values))
         .filter((t) => handlers.has(t.kind) && t.dueAt <= now && (t.lockedUntil === undefined || t.lockedUntil <= now))
@@ -115,7 +122,7 @@ export const layerMemory = (options: Options = {}): Layer.Layer<Timers | MemoryS
       let fired = 0
       for (const t of due) if (yield* store.detached(fireOne(t, now))) fired++
       return fired
-    })
+    }))
 
     /** Until the next timer may fire, or something is scheduled. */
     const pause = Effect.gen(function*() {

@@ -55,7 +55,9 @@ export const layer = services.pipe(
 
 /**
  * Until nothing is left to do at the current time: no background work running and no timer
- * due (each pass of the timers runs after the scheduler's own, so none is missed).
+ * due (each pass of the timers runs after the scheduler's own, so none is missed). Work waiting
+ * on the clock for a later instant is waited for too: move the clock with `TestClock.adjust`
+ * while a call races its deadline.
  */
 export const settle = Effect.gen(function*() {
   const background = yield* MemoryBackground

@@ -4,9 +4,9 @@
  *
  * Each method has its own script: a call takes the next step of its method's script. With none
  * left, a repeated operation answers what it answered last (as the port promises) and a new one
- * answers the default: authorised, or done. A step may also hang (the call never answers, so
- * the caller's deadline decides) or fail (the call dies, as a dropped connection does, and
- * nothing is remembered, so a retry takes the next step).
+ * answers the default: authorised (with a recurrent token when one is asked for), or done. A step
+ * may also hang (the call never answers, so the caller's deadline decides) or fail (the call
+ * dies, as a dropped connection does, and nothing is remembered, so a retry takes the next step).
  *
  * ```ts
  * const acquirer = yield* ScriptedAcquirer
@@ -103,9 +103,10 @@ export class ScriptedAcquirer extends Context.Tag("kassa/ScriptedAcquirer")<Scri
   readonly awaitCalls: (method: Method, count: number) => Effect.Effect<void>
 }>() {}
 
+/** What a new operation answers when nothing is scripted: what a willing acquirer would. */
 const defaults = (call: Call): Answers[Method] =>
   call.method === "authorize"
-    ? authorized
+    ? (call.makeRecurrent ? authorizedRecurrent(`recurrent.${call.operationID}`) : authorized)
     : call.method === "completeInteraction"
     ? (call.passed ? authorized : declined("preauthorization_failed"))
     : done

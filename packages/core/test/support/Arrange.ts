@@ -21,15 +21,18 @@ import { settle } from "./MemoryKassa.js"
 export const VISA = "4242424242424242"
 
 /** A party on the test institution with two RUB shops. */
-export const merchant = Effect.flatMap(Onboarding, (onboarding) =>
-  onboarding.onboard({
-    email: "merchant@kassa.test",
-    paymentInstitutionID: 1,
-    shops: [
-      { name: "Shop 1", url: "https://shop1.kassa.test", categoryID: 1, currency: "RUB" },
-      { name: "Shop 2", url: "https://shop2.kassa.test", categoryID: 1, currency: "RUB" }
-    ]
-  })).pipe(Effect.orDie)
+export const merchantNamed = (name: string) =>
+  Effect.flatMap(Onboarding, (onboarding) =>
+    onboarding.onboard({
+      email: `${name}@kassa.test`,
+      paymentInstitutionID: 1,
+      shops: [
+        { name: "Shop 1", url: "https://shop1.kassa.test", categoryID: 1, currency: "RUB" },
+        { name: "Shop 2", url: "https://shop2.kassa.test", categoryID: 1, currency: "RUB" }
+      ]
+    })).pipe(Effect.orDie)
+
+export const merchant = merchantNamed("merchant")
 
 export type Merchant = Effect.Effect.Success<typeof merchant>
 
@@ -53,10 +56,10 @@ export const invoice = (m: Merchant, amount: number, options: { readonly dueInMs
   })
 
 /** A card's payment resource of the party (a CVV with it). */
-export const card = (partyID: string, cardNumber = VISA) =>
+export const card = (partyID: string, cardNumber = VISA, cvv = "123") =>
   Effect.flatMap(PaymentResources, (resources) =>
     resources.create(partyID, decodeResource({
-      paymentTool: { paymentToolType: "CardData", cardNumber, expDate: "12/30", cvv: "123" },
+      paymentTool: { paymentToolType: "CardData", cardNumber, expDate: "12/30", cvv },
       clientInfo: { fingerprint: "test-device" }
     })))
 
@@ -65,7 +68,7 @@ export type PaymentInput = Partial<typeof PaymentParams.Encoded>
 
 /** A payment resource payer for a fresh card of the party. */
 export const cardPayer = (partyID: string) =>
-  Effect.map(card(partyID), (r): PaymentInput["payer"] => ({
+  Effect.map(card(partyID), (r): typeof PaymentParams.Encoded["payer"] => ({
     payerType: "PaymentResourcePayer",
     paymentToolToken: r.paymentToolToken,
     paymentSession: r.paymentSession,

@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Kassa } from "@kassa/adapters"
 import { InvoiceService, PaymentResources, PaymentService, RefundService } from "@kassa/core"
+import { type Timer, Timers } from "@kassa/core/ports/Timers"
 import { Fixtures } from "@kassa/testing"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -63,5 +64,22 @@ layer(Kassa.layerMemory({ webhooks: { run: false } }))("Kassa.layerMemory", (it)
         (r) => r.status !== "pending"
       )
       assert.strictEqual(done.status, "succeeded")
+    }))
+
+  it.effect("the scheduler fiber fires a timer when the test clock reaches it, once, by itself", () =>
+    Effect.gen(function*() {
+      const timers = yield* Timers
+      const fired: Array<Timer> = []
+      yield* timers.register("memory.test", (t) => Effect.sync(() => void fired.push(t)))
+      const now = yield* Clock.currentTimeMillis
+      yield* timers.schedule({ kind: "memory.test", subject: "s", dueAt: new Date(now + 60_000), payload: { n: 1 } })
+      yield* TestClock.adjust("59999 millis")
+      assert.deepStrictEqual(fired, [])
+      yield* TestClock.adjust("1 millis")
+      // the fiber woke: let it run its pass (no time passes)
+      for (let i = 0; i < 100 && fired.length === 0; i++) yield* Effect.yieldNow()
+      assert.deepStrictEqual(fired, [{ kind: "memory.test", subject: "s", dueAt: new Date(now + 60_000), payload: { n: 1 } }])
+      yield* TestClock.adjust("1 day")
+      assert.strictEqual(fired.length, 1)
     }))
 })

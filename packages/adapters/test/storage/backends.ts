@@ -19,20 +19,21 @@ export type Backend = Dialects.Backend
 /** Every backend of this run. */
 export const backends = Dialects.backends
 
-/**
- * The whole domain on `backend`, without the webhook dispatcher (it would take the outbox entries
- * and queued notifications the tests read).
- */
-export const kassa = (backend: Backend): Layer.Layer<Kassa.Services | Ports> =>
-  backend === "memory"
-    ? Kassa.layerMemory({ webhooks: { run: false } })
-    : Layer.provideMerge(
-      Layer.mergeAll(SqlDeliveryQueue.layer, SqlOutbox.layer, SqlInvoiceHistories.layer),
-      TestKassa.layer(backend, { webhooks: { run: false } })
-    )
-
 /** The storage ports every backend provides (the memory ones but its scheduler). */
 export type Ports = Exclude<Layer.Layer.Success<ReturnType<typeof MemoryPorts.storage>>, MemoryTimers.MemoryScheduler>
+
+/** The webhook dispatcher is left out: it would take the outbox entries and queued notifications the tests read. */
+const memoryKassa = () => Kassa.layerMemory({ webhooks: { run: false } })
+
+const sqlKassa = (dialect: Dialects.Dialect) =>
+  Layer.provideMerge(
+    Layer.mergeAll(SqlDeliveryQueue.layer, SqlOutbox.layer, SqlInvoiceHistories.layer),
+    TestKassa.layer(dialect, { webhooks: { run: false } })
+  )
+
+/** The whole domain on `backend`. */
+export const kassa = (backend: Backend): Layer.Layer<Kassa.Services | Ports> =>
+  backend === "memory" ? memoryKassa() : sqlKassa(backend)
 
 /** Runs the due timers of the `Timers` beside it, on demand. */
 export class ManualScheduler extends Context.Tag("test/ManualScheduler")<ManualScheduler, {
@@ -40,14 +41,21 @@ export class ManualScheduler extends Context.Tag("test/ManualScheduler")<ManualS
 }>() {}
 
 /**
- * `Timers` of their own (handlers registered on them fire nowhere else) on the backend's
- * storage, with a lease of a second, fired only by `ManualScheduler.runDue`.
+ * `kassa(backend)` whose `Timers` are of their own (handlers registered on them fire nowhere
+ * else) on the backend's storage, with a lease of a second, fired only by
+ * `ManualScheduler.runDue`.
  */
-export const manualTimers = (backend: Backend) =>
+export const withManualTimers = (backend: Backend): Layer.Layer<Kassa.Services | Ports | ManualScheduler> =>
   backend === "memory"
-    ? MemoryTimers.layerMemory({ lease: "1 second", run: false }).pipe(
-      Layer.map((ctx) => Context.add(ctx, ManualScheduler, Context.get(ctx, MemoryTimers.MemoryScheduler)))
+    ? Layer.provideMerge(
+      MemoryTimers.layerMemory({ lease: "1 second", run: false }).pipe(
+        Layer.map((ctx) => Context.add(ctx, ManualScheduler, Context.get(ctx, MemoryTimers.MemoryScheduler)))
+      ),
+      memoryKassa()
     )
-    : SqlTimers.layer({ pollInterval: "1000 days", lease: "1 second" }).pipe(
-      Layer.map((ctx) => Context.add(ctx, ManualScheduler, Context.get(ctx, SqlTimers.Scheduler)))
+    : Layer.provideMerge(
+      SqlTimers.layer({ pollInterval: "1000 days", lease: "1 second" }).pipe(
+        Layer.map((ctx) => Context.add(ctx, ManualScheduler, Context.get(ctx, SqlTimers.Scheduler)))
+      ),
+      sqlKassa(backend)
     )

@@ -8,12 +8,28 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { InvoiceTemplateRecord } from "../invoice-template/InvoiceTemplate.js"
 import { InvoiceTemplateRepository } from "../ports/InvoiceTemplateRepository.js"
-import { MemoryStore } from "./MemoryStore.js"
+import { MemoryStore, withFields } from "./MemoryStore.js"
 
 interface Stored {
   readonly template: InvoiceTemplateRecord
   readonly deletedAt: Date | undefined
 }
+
+/** A template as a read answers it: every field present, those without a value undefined. */
+const complete = (t: InvoiceTemplateRecord): InvoiceTemplateRecord => ({
+  id: t.id,
+  partyID: t.partyID,
+  shopID: t.shopID,
+  externalID: t.externalID,
+  name: t.name,
+  description: t.description,
+  createdAt: t.createdAt,
+  lifetime: t.lifetime,
+  details: t.details,
+  metadata: t.metadata,
+  randomizeAmount: t.randomizeAmount,
+  version: t.version
+})
 
 /** @since 0.1.0 @category layers */
 export const layerMemory: Layer.Layer<InvoiceTemplateRepository, never, MemoryStore> = Layer.effect(
@@ -24,7 +40,7 @@ export const layerMemory: Layer.Layer<InvoiceTemplateRepository, never, MemorySt
     return {
       findById: (partyID, id) =>
         Effect.map(live(id), (found) => Option.filter(Option.map(found, (s) => s.template), (t) => t.partyID === partyID)),
-      insert: (t) => templates.insert(t.id, { template: t, deletedAt: undefined }),
+      insert: (t) => templates.insert(t.id, { template: complete(t), deletedAt: undefined }),
       update: (t, expected) =>
         store.transaction(Effect.flatMap(live(t.id), (found) =>
           Option.isNone(found) || found.value.template.version !== expected
@@ -32,14 +48,7 @@ export const layerMemory: Layer.Layer<InvoiceTemplateRepository, never, MemorySt
             : Effect.as(templates.set(t.id, {
               deletedAt: undefined,
               // the SQL adapter writes the template's data and version, never its identity
-              template: {
-                ...t,
-                id: found.value.template.id,
-                partyID: found.value.template.partyID,
-                shopID: found.value.template.shopID,
-                externalID: found.value.template.externalID,
-                createdAt: found.value.template.createdAt
-              }
+              template: complete(withFields(t, found.value.template, ["id", "partyID", "shopID", "externalID", "createdAt"]))
             }), true))),
       delete: (partyID, id, at) =>
         store.transaction(Effect.flatMap(live(id), (found) =>

@@ -10,7 +10,18 @@ import type { PaymentRecord } from "../payment/Payment.js"
 import { PaymentRepository } from "../ports/PaymentRepository.js"
 import { type PaymentResourceRecord, PaymentResourceRepository } from "../ports/PaymentResourceRepository.js"
 import { byNumber } from "./internal/order.js"
-import { key, MemoryStore, updateIfVersion } from "./MemoryStore.js"
+import { key, MemoryStore, omitUndefined, updateIfVersion, withFields } from "./MemoryStore.js"
+
+/** A payment as a read answers it: optional fields without a value left out, `chargedBack` only when true. */
+const stored = (p: PaymentRecord): PaymentRecord => {
+  const out = omitUndefined(p, ["externalID", "transactionInfo", "metadata", "allocation", "error"])
+  if (out.chargedBack === true || !("chargedBack" in out)) return out
+  const { chargedBack: _, ...rest } = out
+  return rest
+}
+
+/** The payment's identity, creation, currency and flow: what an update does not write. */
+const fixed = ["id", "invoiceID", "partyID", "shopID", "externalID", "createdAt", "currency", "flow"] as const
 
 /** @since 0.1.0 @category layers */
 export const paymentsLayerMemory: Layer.Layer<PaymentRepository, never, MemoryStore> = Layer.effect(
@@ -23,20 +34,9 @@ export const paymentsLayerMemory: Layer.Layer<PaymentRepository, never, MemorySt
       findOfParty: (partyID, invoiceID, id) => Effect.map(payments.get(key(invoiceID, id)), Option.filter((p) => p.partyID === partyID)),
       listByInvoice: (invoiceID) => Effect.map(payments.values, (all) => byNumber(all.filter((p) => p.invoiceID === invoiceID))),
       findByInteraction: (interactionID) => findBy((p) => p.interactionID === interactionID),
-      insert: (p) => payments.insert(key(p.invoiceID, p.id), p),
-      // the SQL adapter writes everything but the payment's identity, creation, currency and flow
+      insert: (p) => payments.insert(key(p.invoiceID, p.id), stored(p)),
       update: (p, expected) =>
-        updateIfVersion(store, payments, key(p.invoiceID, p.id), expected, (stored) => ({
-          ...p,
-          id: stored.id,
-          invoiceID: stored.invoiceID,
-          partyID: stored.partyID,
-          shopID: stored.shopID,
-          externalID: stored.externalID,
-          createdAt: stored.createdAt,
-          currency: stored.currency,
-          flow: stored.flow
-        }))
+        updateIfVersion(store, payments, key(p.invoiceID, p.id), expected, (before) => stored(withFields(p, before, fixed)))
     }
   })
 )

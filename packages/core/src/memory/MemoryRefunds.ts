@@ -11,7 +11,11 @@ import { ChargebackRepository } from "../ports/ChargebackRepository.js"
 import { RefundRepository } from "../ports/RefundRepository.js"
 import type { RefundRecord } from "../refund/Refund.js"
 import { byCreatedAt, byNumber } from "./internal/order.js"
-import { key, MemoryStore, updateIfVersion } from "./MemoryStore.js"
+import { key, MemoryStore, omitUndefined, updateIfVersion, withFields } from "./MemoryStore.js"
+
+const storedRefund = (r: RefundRecord) => omitUndefined(r, ["externalID", "reason", "cart", "allocation", "error"])
+
+const storedChargeback = (c: ChargebackRecord) => omitUndefined(c, ["reasonCode"])
 
 /** @since 0.1.0 @category layers */
 export const refundsLayerMemory: Layer.Layer<RefundRepository, never, MemoryStore> = Layer.effect(
@@ -24,18 +28,11 @@ export const refundsLayerMemory: Layer.Layer<RefundRepository, never, MemoryStor
         Effect.map(refunds.get(key(invoiceID, paymentID, id)), Option.filter((r) => r.partyID === partyID)),
       listByPayment: (invoiceID, paymentID) =>
         Effect.map(refunds.values, (all) => byNumber(all.filter((r) => r.invoiceID === invoiceID && r.paymentID === paymentID))),
-      insert: (r) => refunds.insert(key(r.invoiceID, r.paymentID, r.id), r),
+      insert: (r) => refunds.insert(key(r.invoiceID, r.paymentID, r.id), storedRefund(r)),
       // the SQL adapter writes the status, the reason, cart, allocation and error, and the version
       update: (r, expected) =>
-        updateIfVersion(store, refunds, key(r.invoiceID, r.paymentID, r.id), expected, (stored) => ({
-          ...stored,
-          status: r.status,
-          reason: r.reason,
-          cart: r.cart,
-          allocation: r.allocation,
-          error: r.error,
-          version: r.version
-        }))
+        updateIfVersion(store, refunds, key(r.invoiceID, r.paymentID, r.id), expected, (before) =>
+          storedRefund(withFields(before, r, ["status", "reason", "cart", "allocation", "error", "version"])))
     }
   })
 )
@@ -49,16 +46,11 @@ export const chargebacksLayerMemory: Layer.Layer<ChargebackRepository, never, Me
       findById: (invoiceID, paymentID, id) => chargebacks.get(key(invoiceID, paymentID, id)),
       listByPayment: (invoiceID, paymentID) =>
         Effect.map(chargebacks.values, (all) => byCreatedAt(all.filter((c) => c.invoiceID === invoiceID && c.paymentID === paymentID))),
-      insert: (c) => chargebacks.insert(key(c.invoiceID, c.paymentID, c.id), c),
+      insert: (c) => chargebacks.insert(key(c.invoiceID, c.paymentID, c.id), storedChargeback(c)),
+      // the SQL adapter writes the amounts, stage, status and version
       update: (c, expected) =>
-        updateIfVersion(store, chargebacks, key(c.invoiceID, c.paymentID, c.id), expected, (stored) => ({
-          ...stored,
-          body: c.body,
-          levy: c.levy,
-          stage: c.stage,
-          status: c.status,
-          version: c.version
-        }))
+        updateIfVersion(store, chargebacks, key(c.invoiceID, c.paymentID, c.id), expected, (before) =>
+          withFields(before, c, ["body", "levy", "stage", "status", "version"]))
     }
   })
 )

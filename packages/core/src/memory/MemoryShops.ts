@@ -11,7 +11,7 @@ import type { PartyRecord } from "../party/Party.js"
 import { ShopRepository } from "../ports/ShopRepository.js"
 import type { ShopRecord } from "../shop/Shop.js"
 import { byCreatedAt } from "./internal/order.js"
-import { key, MemoryStore, updateIfVersion } from "./MemoryStore.js"
+import { key, MemoryStore, updateIfVersion, withFields } from "./MemoryStore.js"
 
 /** @since 0.1.0 @category layers */
 export const layerMemory: Layer.Layer<ShopRepository, never, MemoryStore> = Layer.effect(
@@ -34,12 +34,9 @@ export const layerMemory: Layer.Layer<ShopRepository, never, MemoryStore> = Laye
       listByParty: (partyID) => Effect.map(shops.values, (all) => byCreatedAt(all.filter((s) => s.partyID === partyID))),
       insert: (s) => shops.insert(key(s.partyID, s.id), s),
       update: (s, expected) =>
-        updateIfVersion(store, shops, key(s.partyID, s.id), expected, (stored) => ({
-          ...stored,
-          isBlocked: s.isBlocked,
-          isSuspended: s.isSuspended,
-          version: s.version
-        }))
+        // the flags and the version, as the SQL adapter writes
+        updateIfVersion(store, shops, key(s.partyID, s.id), expected, (stored) =>
+          withFields(stored, s, ["isBlocked", "isSuspended", "version"]))
     }
   })
 )

@@ -208,3 +208,35 @@ export const updateIfVersion = <A extends { readonly version: number }>(
  * @since 0.1.0
  */
 export const asJson = <A>(value: A): A => JSON.parse(JSON.stringify(value ?? null))
+
+/**
+ * `record` without the `keys` whose value is undefined: a SQL adapter reads an absent optional
+ * column as a missing field, and the memory adapters answer alike.
+ *
+ * @since 0.1.0
+ */
+export const omitUndefined = <A extends object>(record: A, keys: ReadonlyArray<keyof A>): A => {
+  let out: A | undefined
+  for (const k of keys) {
+    if (k in record && record[k] === undefined) {
+      out ??= { ...record }
+      delete out[k]
+    }
+  }
+  return out ?? record
+}
+
+/**
+ * `base` with the `keys` of `from` instead of its own (absent in `from`, absent in the result):
+ * what an `update` that writes only some columns leaves.
+ *
+ * @since 0.1.0
+ */
+export const withFields = <A extends object>(base: A, from: A, keys: ReadonlyArray<keyof A>): A => {
+  const out = { ...base }
+  for (const k of keys) {
+    if (k in from) out[k] = from[k]
+    else delete out[k]
+  }
+  return out
+}

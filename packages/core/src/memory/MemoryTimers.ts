@@ -42,6 +42,8 @@ export class MemoryScheduler extends Context.Tag("kassa/MemoryScheduler")<Memory
 export interface Options {
   /** How long a claimed timer stays locked (default 1 minute). */
   readonly lease?: Duration.DurationInput | undefined
+  /** Whether the scheduler fiber runs (default true). Without it, call `MemoryScheduler.runDue` yourself. */
+  readonly run?: boolean | undefined
 }
 
 /** At most this many timers fire in one pass, as on SQL. */
@@ -132,12 +134,14 @@ export const layerMemory = (options: Options = {}): Layer.Layer<Timers | MemoryS
       yield* Effect.raceFirst(Queue.take(wake), sleep)
     })
 
-    yield* runDue.pipe(
-      Effect.catchAllCause((cause) => Effect.logError("timer scheduler pass failed", cause)),
-      Effect.zipRight(pause),
-      Effect.forever,
-      Effect.forkScoped
-    )
+    if (options.run !== false) {
+      yield* runDue.pipe(
+        Effect.catchAllCause((cause) => Effect.logError("timer scheduler pass failed", cause)),
+        Effect.zipRight(pause),
+        Effect.forever,
+        Effect.forkScoped
+      )
+    }
 
     return Context.make(Timers, timers).pipe(Context.add(MemoryScheduler, { runDue }))
   }))

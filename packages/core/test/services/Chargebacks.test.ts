@@ -53,6 +53,7 @@ describe("ChargebackService: chargebacks and balances", () => {
       yield* MemoryKassa.settle
       assert.strictEqual((yield* refunds.get(m.partyID, invoice.id, payment.id, refund.id)).status, "succeeded")
       assert.strictEqual(yield* Arrange.shopBalance(m.partyID, m.shopID), 9_740 - 4_100 - 5_005)
+      assert.strictEqual(yield* Arrange.ledgerTotal(m), 0)
       assert.strictEqual((yield* (yield* PaymentService).get(m.partyID, invoice.id, payment.id)).status, "captured")
     }).pipe(Effect.provide(MemoryKassa.layer)))
 

@@ -116,6 +116,22 @@ describe("PaymentService: 3-D Secure", () => {
       assert.strictEqual(failed.error?.code, "preauthorization_failed")
     }).pipe(Effect.provide(MemoryKassa.layer)))
 
+  it.effect("of two answers to one challenge at once, one decides and the acquirer hears it once", () =>
+    Effect.gen(function*() {
+      const { inv, m, p } = yield* challenged
+      const payments = yield* PaymentService
+      const answers = yield* Effect.all(
+        [true, true].map((passed) => payments.completeChallenge(p.interactionID!, passed)),
+        { concurrency: "unbounded" }
+      )
+      yield* MemoryKassa.settle
+      assert.deepStrictEqual(answers.map((a) => a.decided).sort(), [false, true])
+      const calls = yield* (yield* ScriptedAcquirer).calls
+      assert.strictEqual(calls.filter((c) => c.method === "completeInteraction").length, 1)
+      assert.strictEqual((yield* payments.get(m.partyID, inv.id, p.id)).status, "captured")
+      assert.strictEqual(yield* Arrange.ledgerTotal(m), 0)
+    }).pipe(Effect.provide(MemoryKassa.layer)))
+
   it.effect("an abandoned challenge fails the payment when the payer's time runs out, not before", () =>
     Effect.gen(function*() {
       const { inv, m, p } = yield* challenged

@@ -63,6 +63,7 @@ describe("RefundService: refunds against the remainder", () => {
         yield* businessCode(refunds.create(m.partyID, invoice.id, payment.id, { amount: 1 })),
         "invalidPaymentStatus"
       )
+      assert.strictEqual(yield* Arrange.ledgerTotal(m), 0)
     }).pipe(Effect.provide(MemoryKassa.layer)))
 
   it.effect("a refund above the remainder is refused; a pending refund counts against it", () =>
@@ -116,6 +117,7 @@ describe("RefundService: refunds against the remainder", () => {
       const again = yield* refunds.create(m.partyID, invoice.id, payment.id, { amount: 8_000 })
       yield* MemoryKassa.settle
       assert.strictEqual((yield* refunds.get(m.partyID, invoice.id, payment.id, again.id)).status, "succeeded")
+      assert.strictEqual(yield* Arrange.ledgerTotal(m), 0)
     }).pipe(Effect.provide(MemoryKassa.layer)))
 
   it.effect("a refund the shop's balance cannot cover is refused", () =>

@@ -104,6 +104,26 @@ export const shopBalance = (partyID: string, shopID: string) =>
     return Option.match(yield* ledger.balance(account), { onNone: () => 0, onSome: (b) => b.own })
   })
 
+/**
+ * The sum of what the provider, the platform and the merchant's shops hold in RUB: double entry
+ * keeps it at 0 whatever the payments, refunds and chargebacks did.
+ */
+export const ledgerTotal = (m: Merchant) =>
+  Effect.gen(function*() {
+    const ledger = yield* Ledger
+    const keys = [
+      { kind: "provider" as const, currency: "RUB" },
+      { kind: "system" as const, currency: "RUB" },
+      ...m.shopIDs.map((shopID) => ({ kind: "settlement" as const, partyID: m.partyID, shopID, currency: "RUB" }))
+    ]
+    let total = 0
+    for (const key of keys) {
+      const balance = yield* ledger.balance(yield* ledger.account(key))
+      total += Option.match(balance, { onNone: () => 0, onSome: (b) => b.own })
+    }
+    return total
+  })
+
 /** The change types of the invoice's events, in order. */
 export const changeTypes = (partyID: string, invoiceID: string) =>
   Effect.map(

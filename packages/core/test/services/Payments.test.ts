@@ -5,9 +5,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { InvoiceService } from "@kassa/core/invoice/InvoiceService"
 import * as Scripted from "@kassa/core/memory/ScriptedAcquirer"
+import { PaymentParams } from "@kassa/core/payment/Payment"
 import { PaymentService } from "@kassa/core/payment/PaymentService"
 import * as Settings from "@kassa/core/Settings"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as Arrange from "../support/Arrange.js"
 import { businessCode } from "../support/Expect.js"
 import * as MemoryKassa from "../support/MemoryKassa.js"
@@ -145,5 +147,40 @@ describe("PaymentService: 3-D Secure", () => {
       assert.strictEqual((yield* (yield* InvoiceService).get(m.partyID, inv.id)).status, "unpaid")
       const calls = yield* (yield* ScriptedAcquirer).calls
       assert.deepStrictEqual(calls.map((c) => c.method), ["authorize"])
+    }).pipe(Effect.provide(MemoryKassa.layer)))
+})
+
+describe("PaymentService: externalID, per caller's scope", () => {
+  it.effect("the same externalID and request answer the first payment; another request is a conflict naming it", () =>
+    Effect.gen(function*() {
+      const m = yield* Arrange.merchant
+      const inv = yield* Arrange.invoice(m, 1_000)
+      const payer = yield* Arrange.cardPayer(m.partyID)
+      const first = yield* Arrange.startPayment(m, inv.id, { externalID: "order-1", payer })
+      yield* MemoryKassa.settle
+      const again = yield* Arrange.startPayment(m, inv.id, { externalID: "order-1", payer })
+      assert.strictEqual(again.id, first.id)
+      assert.strictEqual(again.status, "captured")
+      const conflict = yield* Effect.flip(Arrange.startPayment(m, inv.id, { externalID: "order-1", payer, makeRecurrent: true }))
+      assert.deepInclude(conflict, { _tag: "ExternalIdConflict", externalID: "order-1", id: first.id })
+      assert.strictEqual((yield* (yield* ScriptedAcquirer).calls).length, 2)
+    }).pipe(Effect.provide(MemoryKassa.layer)))
+
+  it.effect("an externalID sent through an invoice's access token is that token's, apart from the party's", () =>
+    Effect.gen(function*() {
+      const m = yield* Arrange.merchant
+      const payments = yield* PaymentService
+      const a = yield* Arrange.invoice(m, 1_000)
+      yield* Arrange.startPayment(m, a.id, { externalID: "order-1" })
+      yield* MemoryKassa.settle
+      const b = yield* Arrange.invoice(m, 2_000)
+      const conflict = yield* Effect.flip(Arrange.startPayment(m, b.id, { externalID: "order-1" }))
+      assert.strictEqual(conflict._tag, "ExternalIdConflict")
+      const payer = yield* Arrange.cardPayer(m.partyID)
+      const params = Schema.decodeUnknownSync(PaymentParams)({ externalID: "order-1", flow: { type: "PaymentFlowInstant" }, payer })
+      const viaToken = yield* payments.create(m.partyID, b.id, params, `invoice/${b.id}`)
+      yield* MemoryKassa.settle
+      assert.strictEqual((yield* payments.get(m.partyID, b.id, viaToken.id)).status, "captured")
+      assert.strictEqual((yield* payments.getByExternalID(m.partyID, "order-1")).invoiceID, a.id)
     }).pipe(Effect.provide(MemoryKassa.layer)))
 })

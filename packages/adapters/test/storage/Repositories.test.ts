@@ -25,57 +25,102 @@ const storedPayment = Effect.gen(function*() {
 
 for (const backend of backends()) {
   layer(kassa(backend), { timeout: "60 seconds" })(`Storage contract: repositories [${backend}]`, (it) => {
-    it.effect("PartyRepository: insert and find; update at the version read, refused at any other", () =>
+    it.effect("PartyRepository: insert, find, optimistic update", () =>
       Effect.gen(function*() {
         const parties = yield* PartyRepository
         const party = Records.party()
         assert.isTrue(Option.isNone(yield* parties.findById(party.id)))
         yield* parties.insert(party)
         assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(party))
-        const blocked = { ...party, isBlocked: true, version: 2 }
-        assert.isTrue(yield* parties.update(blocked, 1))
-        assert.isFalse(yield* parties.update({ ...party, isSuspended: true, version: 2 }, 1))
-        assert.isFalse(yield* parties.update({ ...party, isSuspended: true, version: 9 }, 8))
+
+        const suspended = { ...party, isSuspended: true, version: 2 }
+        assert.isTrue(yield* parties.update(suspended, suspended.version - 1))
+        assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(suspended))
+
+        // a writer that read version 1 is too late
+        const stale = { ...party, isBlocked: true, version: 2 }
+        assert.isFalse(yield* parties.update(stale, stale.version - 1))
+        assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(suspended))
+        // a version from the future is refused as well
+        assert.isFalse(yield* parties.update({ ...party, isBlocked: true, version: 9 }, 8))
+        assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(suspended))
+
+        const blocked = { ...suspended, isBlocked: true, version: 3 }
+        assert.isTrue(yield* parties.update(blocked, blocked.version - 1))
         assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(blocked))
-        // an update never creates
+
+        // an unknown party is not updated (and not created)
         const ghost = Records.party({ version: 2 })
-        assert.isFalse(yield* parties.update(ghost, 1))
+        assert.isFalse(yield* parties.update(ghost, ghost.version - 1))
         assert.isTrue(Option.isNone(yield* parties.findById(ghost.id)))
-        // a second insert of one id is refused
-        assert.isTrue((yield* Effect.exit(parties.insert(party)))._tag === "Failure")
       }))
 
-    it.effect("ShopRepository: reads are scoped by party; the governed read shows the party and updates at once", () =>
+    it.effect("ShopRepository: insert, find, list, optimistic update", () =>
       Effect.gen(function*() {
         const parties = yield* PartyRepository
         const shops = yield* ShopRepository
-        const mine = Records.party()
-        const theirs = Records.party()
-        yield* parties.insert(mine)
-        yield* parties.insert(theirs)
-        const a = Records.shop(mine.id, { createdAt: new Date(1_700_000_000_002) })
-        const b = Records.shop(mine.id, { createdAt: new Date(1_700_000_000_001), currency: "USD" })
+        const party = Records.party()
+        yield* parties.insert(party)
+        const a = Records.shop(party.id)
+        const b = Records.shop(party.id, { details: { name: "Without description" }, currency: "USD", categoryID: 2 })
         yield* shops.insert(a)
         yield* shops.insert(b)
-        assert.deepStrictEqual(yield* shops.findById(mine.id, a.id), Option.some(a))
-        assert.isTrue(Option.isNone(yield* shops.findById(theirs.id, a.id)))
-        assert.deepStrictEqual((yield* shops.listByParty(mine.id)).map((s) => s.id), [b.id, a.id])
-        assert.deepStrictEqual(yield* shops.listByParty(theirs.id), [])
+        assert.deepStrictEqual(yield* shops.findById(party.id, a.id), Option.some(a))
+        assert.deepStrictEqual(yield* shops.findById(party.id, b.id), Option.some(b))
+        const listed = yield* shops.listByParty(party.id)
+        assert.deepStrictEqual([...listed].sort((x, y) => x.id.localeCompare(y.id)), [a, b].sort((x, y) => x.id.localeCompare(y.id)))
 
-        const governed = Option.getOrThrow(yield* shops.findGoverned(mine.id, a.id))
-        assert.deepStrictEqual(governed.shop, a)
-        assert.deepStrictEqual(governed.party, mine)
-        assert.isTrue(Option.isNone(governed.contract))
-        assert.isTrue(Option.isNone(yield* shops.findGoverned(theirs.id, a.id)))
+        const suspended = { ...a, isSuspended: true, version: 2 }
+        assert.isTrue(yield* shops.update(suspended, suspended.version - 1))
+        assert.deepStrictEqual(yield* shops.findById(party.id, a.id), Option.some(suspended))
+        assert.isFalse(yield* shops.update({ ...a, isBlocked: true, version: 2 }, 1))
+        assert.deepStrictEqual(yield* shops.findById(party.id, a.id), Option.some(suspended))
+        // the other shop of the party is untouched
+        assert.deepStrictEqual(yield* shops.findById(party.id, b.id), Option.some(b))
+      }))
 
-        assert.isTrue(yield* shops.update({ ...a, isBlocked: true, version: 2 }, 1))
-        assert.isFalse(yield* shops.update({ ...a, isSuspended: true, version: 2 }, 1))
+    it.effect("ShopRepository.findGoverned: a change to the shop or its party shows at once", () =>
+      Effect.gen(function*() {
+        const parties = yield* PartyRepository
+        const shops = yield* ShopRepository
+        const party = Records.party()
+        const shop = Records.shop(party.id)
+        assert.isTrue(Option.isNone(yield* shops.findGoverned(party.id, shop.id)))
+        yield* parties.insert(party)
+        yield* shops.insert(shop)
+        const first = Option.getOrThrow(yield* shops.findGoverned(party.id, shop.id))
+        assert.deepStrictEqual([first.shop.isBlocked, first.party.isSuspended], [false, false])
+        assert.isTrue(yield* shops.update({ ...shop, isBlocked: true, version: 2 }, 1))
+        const blocked = Option.getOrThrow(yield* shops.findGoverned(party.id, shop.id))
+        assert.deepStrictEqual([blocked.shop.isBlocked, blocked.shop.version], [true, 2])
+        assert.isTrue(yield* parties.update({ ...party, isSuspended: true, version: 2 }, 1))
+        assert.isTrue(Option.getOrThrow(yield* shops.findGoverned(party.id, shop.id)).party.isSuspended)
+      }))
+
+    it.effect("ShopRepository never answers another party's shop", () =>
+      Effect.gen(function*() {
+        const parties = yield* PartyRepository
+        const shops = yield* ShopRepository
+        const p1 = Records.party()
+        const p2 = Records.party()
+        yield* parties.insert(p1)
+        yield* parties.insert(p2)
+        const mine = Records.shop(p1.id)
+        yield* shops.insert(mine)
+        assert.isTrue(Option.isNone(yield* shops.findById(p2.id, mine.id)))
+        assert.deepStrictEqual(yield* shops.listByParty(p2.id), [])
         // another party cannot update it through its own id
-        assert.isFalse(yield* shops.update({ ...a, partyID: theirs.id, isSuspended: true, version: 3 }, 2))
-        assert.isTrue(yield* parties.update({ ...mine, isSuspended: true, version: 2 }, 1))
-        const after = Option.getOrThrow(yield* shops.findGoverned(mine.id, a.id))
-        assert.deepStrictEqual([after.shop.isBlocked, after.shop.isSuspended, after.shop.version], [true, false, 2])
-        assert.isTrue(after.party.isSuspended)
+        assert.isFalse(yield* shops.update({ ...mine, partyID: p2.id, isBlocked: true, version: 2 }, 1))
+        assert.deepStrictEqual(yield* shops.findById(p1.id, mine.id), Option.some(mine))
+
+        // the same shop id under the second party is a different shop
+        const theirs = Records.shop(p2.id, { id: mine.id, currency: "EUR" })
+        yield* shops.insert(theirs)
+        assert.deepStrictEqual(yield* shops.findById(p2.id, mine.id), Option.some(theirs))
+        assert.deepStrictEqual(yield* shops.findById(p1.id, mine.id), Option.some(mine))
+        assert.isTrue(yield* shops.update({ ...theirs, isSuspended: true, version: 2 }, 1))
+        assert.deepStrictEqual(yield* shops.findById(p1.id, mine.id), Option.some(mine))
+        assert.deepStrictEqual((yield* shops.listByParty(p1.id)).map((s) => s.id), [mine.id])
       }))
 
     it.effect("InvoiceRepository: scoped and unscoped reads; versioned updates write the state, never the terms", () =>

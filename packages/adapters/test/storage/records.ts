@@ -4,6 +4,7 @@
  */
 import { RandomIds } from "@kassa/adapters"
 import { Ids, InvoiceService, type Party, PaymentResources, PaymentService, type Shop } from "@kassa/core"
+import { EventLog } from "@kassa/core/ports/EventLog"
 import type { ChargebackRecord } from "@kassa/core/chargeback/Chargeback"
 import type { RefundRecord } from "@kassa/core/refund/Refund"
 import { Fixtures } from "@kassa/testing"
@@ -111,3 +112,14 @@ export const payment = Effect.gen(function*() {
   }).pipe(Effect.orDie)
   return { merchant, invoice: inv, paymentID: started.id }
 })
+
+/** Appends `event` and answers it as stored (the aggregate's last event, read back). */
+export const appended = (event: { readonly aggregateType: string; readonly aggregateID: string; readonly partyID: string; readonly changes: ReadonlyArray<unknown> }) =>
+  Effect.flatMap(EventLog, (log) =>
+    Effect.zipRight(
+      log.append(event),
+      Effect.map(
+        log.list({ aggregateType: event.aggregateType, aggregateID: event.aggregateID, after: 0, limit: 1000 }),
+        (events) => events.at(-1)!
+      )
+    ))

@@ -129,4 +129,19 @@ describe("InvoiceService: due date", () => {
       assert.strictEqual((yield* payments.get(m.partyID, inv.id, started.id)).status, "captured")
       assert.strictEqual((yield* invoiceOf(m.partyID, inv.id)).status, "paid")
     }).pipe(Effect.provide(MemoryKassa.layer)))
+
+  it.effect("a held payment keeps its invoice past the due date; captured then, it pays it", () =>
+    Effect.gen(function*() {
+      const m = yield* Arrange.merchant
+      const inv = yield* Arrange.invoice(m, 1_000, { dueInMs: 60_000 })
+      const started = yield* Arrange.startPayment(m, inv.id, { flow: { type: "PaymentFlowHold" } })
+      yield* MemoryKassa.settle
+      yield* MemoryKassa.elapse(120_000)
+      assert.strictEqual((yield* invoiceOf(m.partyID, inv.id)).status, "unpaid")
+      const payments = yield* PaymentService
+      yield* payments.capture(m.partyID, inv.id, started.id, { reason: "shipped" })
+      yield* MemoryKassa.settle
+      assert.strictEqual((yield* payments.get(m.partyID, inv.id, started.id)).status, "captured")
+      assert.strictEqual((yield* invoiceOf(m.partyID, inv.id)).status, "paid")
+    }).pipe(Effect.provide(MemoryKassa.layer)))
 })

@@ -5,6 +5,8 @@
  * ```ts
  * import { Kassa } from "@kassa/adapters"
  * const kassa = Kassa.layer({ database: { _tag: "sqlite", filename: "kassa.db" }, dataDir: ".kassa", acquirer: MyAcquirer.layer })
+ * // or everything in memory (tests, trying Kassa out): nothing on disk, keys made at start
+ * const inMemory = Kassa.layerMemory({ acquirer: MyAcquirer.layer })
  * ```
  *
  * @since 0.1.0
@@ -27,10 +29,15 @@ import {
   ShopService,
   WebhookService
 } from "@kassa/core"
+import * as MemoryPorts from "@kassa/core/memory/MemoryPorts"
+import type * as MemoryTimers from "@kassa/core/memory/MemoryTimers"
 import type { Acquirer } from "@kassa/core/ports/Acquirer"
+import { Jwt } from "@kassa/core/ports/Jwt"
+import { SearchTokens } from "@kassa/core/ports/SearchTokens"
 import { SearchService } from "@kassa/core/search/SearchService"
 import * as Layer from "effect/Layer"
 import * as Database from "./Database.js"
+import * as Reference from "./internal/reference/index.js"
 import * as Migrations from "./Migrations.js"
 import * as RandomIds from "./RandomIds.js"
 import * as SqlCardVault from "./SqlCardVault.js"
@@ -113,5 +120,55 @@ export const layer = <AE = never, AR = never>(options: Options<AE, AR>) =>
     Layer.provideMerge(ports(options)),
     Layer.provideMerge(TokenKeys.layer({ dataDir: options.dataDir, pem: options.signingKey })),
     Layer.provideMerge(Database.layer(options.database)),
+    Layer.provideMerge(Workers.layer)
+  )
+
+/** @since 0.1.0 @category models */
+export interface MemoryOptions<AE = never, AR = never> {
+  /** Who authorises, captures and refunds: the deterministic test acquirer unless given. */
+  readonly acquirer?: Layer.Layer<Acquirer, AE, AR> | undefined
+  /** PEM private key(s) of the access tokens; a key made at start otherwise. */
+  readonly signingKey?: string | undefined
+  readonly timers?: MemoryTimers.Options | undefined
+  readonly settings?: Partial<Settings.Settings> | undefined
+  /** Webhook delivery: SSRF guard, timeouts, polling. */
+  readonly webhooks?: WebhookDispatcher.WebhookOptions | undefined
+}
+
+/**
+ * Every port in memory (core's memory adapters with the shipped reference data), beside the
+ * ones that are no storage: the acquirer, the search tokens' key and the webhooks' key pairs
+ * (both made at start), and the URL guard.
+ *
+ * @since 0.1.0 @category layers
+ */
+export const memoryPorts = <AE = never, AR = never>(
+  options: Pick<MemoryOptions<AE, AR>, "acquirer" | "timers" | "settings" | "webhooks"> = {}
+) =>
+  Layer.mergeAll(
+    MemoryPorts.layerMemory({ reference: Reference, timers: options.timers }),
+    options.acquirer ?? (TestAcquirer.layer as Layer.Layer<Acquirer, AE, AR>),
+    Layer.sync(SearchTokens, () => SqlSearch.tokens(RandomIds.bytes(32))),
+    Settings.layer(options.settings),
+    WebhookDispatcher.keysLayerWithKey(RandomIds.bytes(32)),
+    WebhookDispatcher.urlGuardLayer(options.webhooks)
+  )
+
+/**
+ * Core's services over every port in memory, with the same background work as `layer` (timers
+ * on Effect's clock, webhook fan-out and delivery) for the layer's lifetime. Nothing is kept
+ * once it closes.
+ *
+ * @since 0.1.0 @category layers
+ */
+export const layerMemory = <AE = never, AR = never>(options: MemoryOptions<AE, AR> = {}) =>
+  services.pipe(
+    Layer.provideMerge(WebhookDispatcher.portsDispatcherLayer(options.webhooks)),
+    Layer.provideMerge(memoryPorts(options)),
+    Layer.provideMerge(
+      options.signingKey === undefined
+        ? TokenKeys.layerEphemeral
+        : Layer.sync(Jwt, () => TokenKeys.make(TokenKeys.fromPems(options.signingKey!)))
+    ),
     Layer.provideMerge(Workers.layer)
   )

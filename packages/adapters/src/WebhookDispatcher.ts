@@ -40,14 +40,23 @@ export const keysLayer = Keys.layer
 export const urlGuardLayer = Guard.layer
 
 /**
+ * The dispatcher with its loops and core's fan-out, over whichever storage provides the queue,
+ * outbox and invoice histories (with the webhooks' storage, the event log, customers and
+ * `WebhookKeys`): the memory ports, say.
+ *
+ * @since 0.1.0 @category layers
+ */
+export const portsDispatcherLayer = (options: Dispatcher.WebhookOptions = {}) =>
+  Dispatcher.layer(options).pipe(Layer.provide(WebhookFanOut.Default))
+
+/**
  * The dispatcher with its loops, over the SQL queue and outbox and core's fan-out; needs the
  * webhooks' storage (`SqlWebhooks.layer`), the event log and customers, and `WebhookKeys`.
  *
  * @since 0.1.0 @category layers
  */
 export const dispatcherLayer = (options: Dispatcher.WebhookOptions = {}) =>
-  Dispatcher.layer(options).pipe(
-    Layer.provide(WebhookFanOut.Default),
+  portsDispatcherLayer(options).pipe(
     Layer.provide(Layer.mergeAll(SqlDeliveryQueue.layer, SqlOutbox.layer, SqlInvoiceHistories.layer))
   )
 

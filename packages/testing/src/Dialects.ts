@@ -20,3 +20,13 @@ export const postgresUrl = (): string | null => inject("kassaPostgresUrl")
 
 /** Every dialect this run tests. @since 0.1.0 */
 export const dialects = (): ReadonlyArray<Dialect> => (postgresUrl() === null ? ["sqlite"] : ["sqlite", "pg"])
+
+/**
+ * Where a storage contract test runs: a SQL dialect, or core's memory adapters.
+ *
+ * @since 0.1.0 @category models
+ */
+export type Backend = Dialect | "memory"
+
+/** Every backend this run tests: memory first, then the dialects. @since 0.1.0 */
+export const backends = (): ReadonlyArray<Backend> => ["memory", ...dialects()]

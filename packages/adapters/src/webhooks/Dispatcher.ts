@@ -76,7 +76,8 @@ const failure = (result: Sender.SendResult) => result.error ?? `answered ${resul
 
 const make = (options: WebhookOptions) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
+    // absent on memory storage
+    const sql = yield* Effect.serviceOption(SqlClient.SqlClient)
     const keys = yield* WebhookKeys
     const queue = yield* DeliveryQueue
     const fanOutService = yield* WebhookFanOut
@@ -244,12 +245,11 @@ const make = (options: WebhookOptions) =>
         return subjects.length === free
       })
       const waitForWork = Effect.raceFirst(Queue.take(wake), pause)
-      // SQLite answers in the same turn of the event loop, so a claim after each wake would take
+      // SQLite and memory answer in the same turn of the event loop, so a claim after each wake would take
       // one subject at a time: a millisecond lets the deliveries that end together free their slots.
-      const settle = sql.onDialectOrElse({
-        pg: () => Effect.void,
-        orElse: () => RealTime.sleep(Duration.millis(1))
-      })
+      const settle = Option.isSome(sql) && sql.value.onDialectOrElse({ pg: () => true, orElse: () => false })
+        ? Effect.void
+        : RealTime.sleep(Duration.millis(1))
       yield* claimFree.pipe(
         Effect.catchAllCause((cause) => Effect.logError("webhook delivery pass failed", cause).pipe(Effect.as(false))),
         // every slot was filled: more may be due, claim again once one is free

@@ -1,0 +1,189 @@
+import { assert, layer } from "@effect/vitest"
+import { ChargebackRepository } from "@kassa/core/ports/ChargebackRepository"
+import { InvoiceRepository } from "@kassa/core/ports/InvoiceRepository"
+import { PartyRepository } from "@kassa/core/ports/PartyRepository"
+import { PaymentRepository } from "@kassa/core/ports/PaymentRepository"
+import { RefundRepository } from "@kassa/core/ports/RefundRepository"
+import { ShopRepository } from "@kassa/core/ports/ShopRepository"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { backends, kassa } from "./backends.js"
+import * as Records from "./records.js"
+
+/** A template of a stored record of `repository`, copied under fresh ids (the services' own may change meanwhile). */
+const storedInvoice = Effect.gen(function*() {
+  const { invoice } = yield* Records.invoice()
+  const found = yield* Effect.flatMap(InvoiceRepository, (r) => r.findByIdUnscoped(invoice.id))
+  return { ...Option.getOrThrow(found), id: Records.fresh("inv") }
+})
+
+const storedPayment = Effect.gen(function*() {
+  const { invoice, paymentID } = yield* Records.payment
+  const found = yield* Effect.flatMap(PaymentRepository, (r) => r.findById(invoice.id, paymentID))
+  return { ...Option.getOrThrow(found), invoiceID: Records.fresh("inv"), id: "1", interactionID: undefined }
+})
+
+for (const backend of backends()) {
+  layer(kassa(backend), { timeout: "60 seconds" })(`Storage contract: repositories [${backend}]`, (it) => {
+    it.effect("PartyRepository: insert, find, optimistic update", () =>
+      Effect.gen(function*() {
+        const parties = yield* PartyRepository
+        const party = Records.party()
+        assert.isTrue(Option.isNone(yield* parties.findById(party.id)))
+        yield* parties.insert(party)
+        assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(party))
+
+        const suspended = { ...party, isSuspended: true, version: 2 }
+        assert.isTrue(yield* parties.update(suspended, suspended.version - 1))
+        assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(suspended))
+
+        // a writer that read version 1 is too late
+        const stale = { ...party, isBlocked: true, version: 2 }
+        assert.isFalse(yield* parties.update(stale, stale.version - 1))
+        assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(suspended))
+        // a version from the future is refused as well
+        assert.isFalse(yield* parties.update({ ...party, isBlocked: true, version: 9 }, 8))
+        assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(suspended))
+
+        const blocked = { ...suspended, isBlocked: true, version: 3 }
+        assert.isTrue(yield* parties.update(blocked, blocked.version - 1))
+        assert.deepStrictEqual(yield* parties.findById(party.id), Option.some(blocked))
+
+        // an unknown party is not updated (and not created)
+        const ghost = Records.party({ version: 2 })
+        assert.isFalse(yield* parties.update(ghost, ghost.version - 1))
+        assert.isTrue(Option.isNone(yield* parties.findById(ghost.id)))
+      }))
+
+    it.effect("ShopRepository: insert, find, list, optimistic update", () =>
+      Effect.gen(function*() {
+        const parties = yield* PartyRepository
+        const shops = yield* ShopRepository
+        const party = Records.party()
+        yield* parties.insert(party)
+        const a = Records.shop(party.id)
+        const b = Records.shop(party.id, { details: { name: "Without description" }, currency: "USD", categoryID: 2 })
+        yield* shops.insert(a)
+        yield* shops.insert(b)
+        assert.deepStrictEqual(yield* shops.findById(party.id, a.id), Option.some(a))
+        assert.deepStrictEqual(yield* shops.findById(party.id, b.id), Option.some(b))
+        const listed = yield* shops.listByParty(party.id)
+        assert.deepStrictEqual([...listed].sort((x, y) => x.id.localeCompare(y.id)), [a, b].sort((x, y) => x.id.localeCompare(y.id)))
+
+        const suspended = { ...a, isSuspended: true, version: 2 }
+        assert.isTrue(yield* shops.update(suspended, suspended.version - 1))
+        assert.deepStrictEqual(yield* shops.findById(party.id, a.id), Option.some(suspended))
+        assert.isFalse(yield* shops.update({ ...a, isBlocked: true, version: 2 }, 1))
+        assert.deepStrictEqual(yield* shops.findById(party.id, a.id), Option.some(suspended))
+        // the other shop of the party is untouched
+        assert.deepStrictEqual(yield* shops.findById(party.id, b.id), Option.some(b))
+      }))
+
+    it.effect("ShopRepository.findGoverned: a change to the shop or its party shows at once", () =>
+      Effect.gen(function*() {
+        const parties = yield* PartyRepository
+        const shops = yield* ShopRepository
+        const party = Records.party()
+        const shop = Records.shop(party.id)
+        assert.isTrue(Option.isNone(yield* shops.findGoverned(party.id, shop.id)))
+        yield* parties.insert(party)
+        yield* shops.insert(shop)
+        const first = Option.getOrThrow(yield* shops.findGoverned(party.id, shop.id))
+        assert.deepStrictEqual([first.shop.isBlocked, first.party.isSuspended], [false, false])
+        assert.isTrue(yield* shops.update({ ...shop, isBlocked: true, version: 2 }, 1))
+        const blocked = Option.getOrThrow(yield* shops.findGoverned(party.id, shop.id))
+        assert.deepStrictEqual([blocked.shop.isBlocked, blocked.shop.version], [true, 2])
+        assert.isTrue(yield* parties.update({ ...party, isSuspended: true, version: 2 }, 1))
+        assert.isTrue(Option.getOrThrow(yield* shops.findGoverned(party.id, shop.id)).party.isSuspended)
+      }))
+
+    it.effect("ShopRepository never answers another party's shop", () =>
+      Effect.gen(function*() {
+        const parties = yield* PartyRepository
+        const shops = yield* ShopRepository
+        const p1 = Records.party()
+        const p2 = Records.party()
+        yield* parties.insert(p1)
+        yield* parties.insert(p2)
+        const mine = Records.shop(p1.id)
+        yield* shops.insert(mine)
+        assert.isTrue(Option.isNone(yield* shops.findById(p2.id, mine.id)))
+        assert.deepStrictEqual(yield* shops.listByParty(p2.id), [])
+        // another party cannot update it through its own id
+        assert.isFalse(yield* shops.update({ ...mine, partyID: p2.id, isBlocked: true, version: 2 }, 1))
+        assert.deepStrictEqual(yield* shops.findById(p1.id, mine.id), Option.some(mine))
+
+        // the same shop id under the second party is a different shop
+        const theirs = Records.shop(p2.id, { id: mine.id, currency: "EUR" })
+        yield* shops.insert(theirs)
+        assert.deepStrictEqual(yield* shops.findById(p2.id, mine.id), Option.some(theirs))
+        assert.deepStrictEqual(yield* shops.findById(p1.id, mine.id), Option.some(mine))
+        assert.isTrue(yield* shops.update({ ...theirs, isSuspended: true, version: 2 }, 1))
+        assert.deepStrictEqual(yield* shops.findById(p1.id, mine.id), Option.some(mine))
+        assert.deepStrictEqual((yield* shops.listByParty(p1.id)).map((s) => s.id), [mine.id])
+      }))
+
+    it.effect("InvoiceRepository: scoped and unscoped reads; versioned updates write the state, never the terms", () =>
+      Effect.gen(function*() {
+        const invoices = yield* InvoiceRepository
+        const invoice = yield* storedInvoice
+        yield* invoices.insert(invoice)
+        assert.deepStrictEqual(yield* invoices.findById(invoice.partyID, invoice.id), Option.some(invoice))
+        assert.isTrue(Option.isNone(yield* invoices.findById("another-party", invoice.id)))
+        assert.deepStrictEqual(yield* invoices.findByIdUnscoped(invoice.id), Option.some(invoice))
+
+        const cancelled = { ...invoice, status: "cancelled" as const, reason: "changed my mind", version: invoice.version + 1 }
+        assert.isTrue(yield* invoices.update(cancelled, invoice.version))
+        assert.deepStrictEqual(yield* invoices.findByIdUnscoped(invoice.id), Option.some(cancelled))
+        assert.isFalse(yield* invoices.update({ ...invoice, status: "paid", version: invoice.version + 1 }, invoice.version))
+        // the amount and the due date are the invoice's terms: an update leaves them
+        assert.isTrue(yield* invoices.update({ ...cancelled, amount: 1, dueDate: new Date(0), version: cancelled.version + 1 }, cancelled.version))
+        const stored = Option.getOrThrow(yield* invoices.findByIdUnscoped(invoice.id))
+        assert.deepStrictEqual([stored.amount, stored.dueDate, stored.version], [invoice.amount, invoice.dueDate, cancelled.version + 1])
+      }))
+
+    it.effect("PaymentRepository: reads by invoice, party and interaction; payments listed by number", () =>
+      Effect.gen(function*() {
+        const payments = yield* PaymentRepository
+        const first = yield* storedPayment
+        const tenth = { ...first, id: "10", interactionID: Records.fresh("ia") }
+        const second = { ...first, id: "2" }
+        for (const p of [tenth, first, second]) yield* payments.insert(p)
+        assert.deepStrictEqual(yield* payments.findById(first.invoiceID, "1"), Option.some(first))
+        assert.deepStrictEqual(yield* payments.findOfParty(first.partyID, first.invoiceID, "2"), Option.some(second))
+        assert.isTrue(Option.isNone(yield* payments.findOfParty("another-party", first.invoiceID, "2")))
+        assert.deepStrictEqual((yield* payments.listByInvoice(first.invoiceID)).map((p) => p.id), ["1", "2", "10"])
+        assert.deepStrictEqual(yield* payments.findByInteraction(tenth.interactionID!), Option.some(tenth))
+        assert.isTrue(Option.isNone(yield* payments.findByInteraction(Records.fresh("ia"))))
+
+        const failed = { ...first, status: "failed" as const, version: first.version + 1 }
+        assert.isTrue(yield* payments.update(failed, first.version))
+        assert.isFalse(yield* payments.update({ ...first, status: "cancelled", version: first.version + 1 }, first.version))
+        assert.deepStrictEqual(yield* payments.findById(first.invoiceID, "1"), Option.some(failed))
+      }))
+
+    it.effect("RefundRepository and ChargebackRepository: scoped reads, numeric order, versioned updates", () =>
+      Effect.gen(function*() {
+        const refunds = yield* RefundRepository
+        const chargebacks = yield* ChargebackRepository
+        const of = { invoiceID: Records.fresh("inv"), paymentID: "1", partyID: Records.fresh("p"), shopID: "s" }
+        for (const id of ["2", "10", "1"]) yield* refunds.insert(Records.refund(of, id))
+        assert.deepStrictEqual((yield* refunds.listByPayment(of.invoiceID, "1")).map((r) => r.id), ["1", "2", "10"])
+        assert.deepStrictEqual(yield* refunds.listByPayment(of.invoiceID, "2"), [])
+        assert.deepStrictEqual(yield* refunds.findById(of.invoiceID, "1", "2"), Option.some(Records.refund(of, "2")))
+        assert.isTrue(Option.isNone(yield* refunds.findOfParty("another-party", of.invoiceID, "1", "2")))
+        const succeeded = { ...Records.refund(of, "2"), status: "succeeded" as const, version: 2 }
+        assert.isTrue(yield* refunds.update(succeeded, 1))
+        assert.isFalse(yield* refunds.update({ ...succeeded, status: "failed", version: 2 }, 1))
+        assert.deepStrictEqual(yield* refunds.findOfParty(of.partyID, of.invoiceID, "1", "2"), Option.some(succeeded))
+
+        yield* chargebacks.insert(Records.chargeback(of, "2"))
+        yield* chargebacks.insert(Records.chargeback(of, "1"))
+        assert.deepStrictEqual((yield* chargebacks.listByPayment(of.invoiceID, "1")).map((c) => c.id), ["1", "2"])
+        const accepted = { ...Records.chargeback(of, "1"), status: "accepted" as const, levy: 50, version: 2 }
+        assert.isTrue(yield* chargebacks.update(accepted, 1))
+        assert.isFalse(yield* chargebacks.update({ ...accepted, status: "rejected", version: 2 }, 1))
+        assert.deepStrictEqual(yield* chargebacks.findById(of.invoiceID, "1", "1"), Option.some(accepted))
+      }))
+  })
+}

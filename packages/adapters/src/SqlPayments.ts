@@ -50,8 +50,32 @@ export const columns = "invoice_id, id, party_id, shop_id, external_id, created_
 const Lines = Schema.Array(Cart.InvoiceLine)
 const Allocations = Schema.Array(Allocation.AllocationTransaction)
 
-/** A `payments` row, as `columns` reads it. */
-const PaymentRow = Schema.Struct({
+/** @internal The payment fields kept in the JSON column, as `dataOf` writes them. */
+export const PaymentData = Schema.Struct({
+  payer: Payer,
+  transactionInfo: Schema.optional(TransactionInfo),
+  makeRecurrent: Schema.Boolean,
+  metadata: Schema.optional(StoredMetadata),
+  allocation: Schema.optional(Allocations),
+  error: Schema.optional(PaymentError),
+  authorizedAmount: Schema.Number,
+  tool: PaymentTool,
+  vaultSession: Schema.optional(Schema.String),
+  processingDeadline: Schema.optional(JsonDate),
+  capture: Schema.optional(Schema.Struct({
+    amount: Schema.Number,
+    reason: Schema.String,
+    cart: Schema.optional(Lines),
+    allocation: Schema.optional(Allocations)
+  })),
+  cancelReason: Schema.optional(Schema.String),
+  recurrentToken: Schema.optional(Schema.String),
+  cart: Schema.optional(Lines),
+  chargedBack: Schema.optional(Schema.Boolean)
+})
+
+/** @internal A `payments` row, as `columns` reads it. */
+export const PaymentRow = Schema.Struct({
   invoiceId: Schema.String,
   id: Schema.String,
   partyId: Schema.String,
@@ -66,28 +90,7 @@ const PaymentRow = Schema.Struct({
   interactionId: OptionalText,
   fee: IntColumn,
   statusChangedAt: DateColumn,
-  data: JsonColumn(Schema.Struct({
-    payer: Payer,
-    transactionInfo: Schema.optional(TransactionInfo),
-    makeRecurrent: Schema.Boolean,
-    metadata: Schema.optional(StoredMetadata),
-    allocation: Schema.optional(Allocations),
-    error: Schema.optional(PaymentError),
-    authorizedAmount: Schema.Number,
-    tool: PaymentTool,
-    vaultSession: Schema.optional(Schema.String),
-    processingDeadline: Schema.optional(JsonDate),
-    capture: Schema.optional(Schema.Struct({
-      amount: Schema.Number,
-      reason: Schema.String,
-      cart: Schema.optional(Lines),
-      allocation: Schema.optional(Allocations)
-    })),
-    cancelReason: Schema.optional(Schema.String),
-    recurrentToken: Schema.optional(Schema.String),
-    cart: Schema.optional(Lines),
-    chargedBack: Schema.optional(Schema.Boolean)
-  })),
+  data: JsonColumn(PaymentData),
   version: IntColumn
 })
 

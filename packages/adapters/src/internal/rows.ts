@@ -48,22 +48,17 @@ export const reader = <A, I, B>(row: Schema.Schema<A, I>, toRecord: (row: A) => 
   }
 }
 
-export const bool = (v: unknown): boolean => v === true || v === 1 || v === "1" || v === "t"
+/** The count `n` a `SELECT COUNT(*) AS n` answers (0 for no row). */
+export const countOf = (rows: ReadonlyArray<unknown>): number => (rows.length === 0 ? 0 : decodeCount(rows[0]).n)
+
+const decodeCount = Schema.decodeUnknownSync(Schema.Struct({ n: IntColumn }))
+
 export const flag = (b: boolean): number => (b ? 1 : 0)
 
-export const int = (v: unknown): number => (typeof v === "number" ? v : Number(v))
-
-export const date = (v: unknown): Date => new Date(int(v))
-export const optDate = (v: unknown): Date | undefined => (v === null || v === undefined ? undefined : date(v))
-export const ms = (d: Date): number => d.getTime()
 export const optMs = (d: Date | undefined): number | null => (d === undefined ? null : d.getTime())
 
-export const json = <A>(v: unknown): A => (typeof v === "string" ? JSON.parse(v) : v) as A
-export const optJson = <A>(v: unknown): A | undefined => (v === null || v === undefined ? undefined : json<A>(v))
 export const toJson = (v: unknown): string => JSON.stringify(v)
 export const optToJson = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v))
-
-export const optString = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : String(v))
 
 /** Copies `key: value` only when the value is present (for `exactOptionalPropertyTypes`). */
 export const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>

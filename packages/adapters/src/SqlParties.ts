@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { BoolColumn, DateColumn, flag, IntColumn, reader } from "./internal/rows.js"
-import { Governance } from "./sql/driver/governance.js"
+import { SqlDriver } from "./sql/driver/Driver.js"
 
 /** A `parties` row. */
 const PartyRow = Schema.Struct({
@@ -33,7 +33,7 @@ export const layer = Layer.effect(
   PartyRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const governance = yield* Governance
+    const { governance } = yield* SqlDriver
     return {
       findById: (id) =>
         sql`SELECT * FROM parties WHERE id = ${id}`.pipe(

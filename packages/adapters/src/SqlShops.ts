@@ -11,7 +11,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { BoolColumn, DateColumn, flag, IntColumn, JsonColumn, reader, toJson } from "./internal/rows.js"
-import { Governance } from "./sql/driver/governance.js"
+import { SqlDriver } from "./sql/driver/Driver.js"
 import { fromRow as contractFromRow } from "./SqlContracts.js"
 import { fromRow as partyFromRow } from "./SqlParties.js"
 
@@ -49,7 +49,7 @@ export const layer = Layer.effect(
   ShopRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const governance = yield* Governance
+    const { governance } = yield* SqlDriver
     const governed = governance.make<Option.Option<GovernedShop>>()
     const readGoverned = (partyID: string, id: string) =>
       sql`SELECT s.*, p.name AS p_name, p.email AS p_email, p.is_blocked AS p_is_blocked,

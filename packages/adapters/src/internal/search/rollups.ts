@@ -22,6 +22,9 @@ const bucketSums = reader(
   (r) => r
 )
 
+/** Whether the compaction's advisory lock was taken. */
+const lockTaken = reader(Schema.Struct({ locked: Schema.Boolean }), (r) => r.locked)
+
 /** The deltas waiting to be folded: the last one's number, and how many. */
 const pendingDeltas = reader(Schema.Struct({ seq: Schema.NullOr(IntColumn), n: IntColumn }), (r) => r)
 import { SUCCESSFUL } from "./conditions.js"
@@ -312,8 +315,8 @@ export const compact = (sql: Sql, batch: number): Effect.Effect<number, SqlError
     sql.onDialectOrElse({
       pg: () =>
         Effect.gen(function*() {
-          const [lock] = yield* sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(7262021) AS locked`
-          if (lock?.locked !== true) return 0
+          const [locked] = lockTaken.all(yield* sql`SELECT pg_try_advisory_xact_lock(7262021) AS locked`)
+          if (locked !== true) return 0
           const folded = yield* sql`
             WITH moved AS (
               DELETE FROM search_deltas WHERE seq IN (SELECT seq FROM search_deltas ORDER BY seq LIMIT ${batch})

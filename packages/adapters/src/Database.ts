@@ -18,6 +18,7 @@ import * as String from "effect/String"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import pg from "pg"
+import * as SqlDriver from "./sql/driver/Driver.js"
 import { nameHotStatements } from "./sql/driver/preparedStatements.js"
 
 /** @since 0.1.0 @category models */
@@ -147,11 +148,9 @@ export const awaitReachable = (config: DatabaseConfig, within: Duration.Duration
   )
 }
 
-/** BIGINT (int8, oid 20) columns hold epoch milliseconds and amounts: safe integers. */
-const pgTypes: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: any) =>
-    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"]
-}
+/** BIGINT (int8) columns hold epoch milliseconds and amounts: safe integers. */
+const pgTypes = new pg.TypeOverrides()
+pgTypes.setTypeParser(pg.types.builtins.INT8, "text", Number)
 
 /**
  * The PostgreSQL pool, checked with one query. Its connections start with JIT compilation off: it
@@ -212,8 +211,15 @@ export interface PoolCounts {
  */
 export class PoolStats extends Context.Tag("kassa/PoolStats")<PoolStats, { readonly read: () => PoolCounts | undefined }>() {}
 
-/** @since 0.1.0 @category layers */
-export const layer = (config: DatabaseConfig) => {
+/**
+ * The `SqlClient` of `config` with its `SqlDriver`: the one place the driver is configured (on
+ * PostgreSQL its pool also names hot statements, unless `preparedStatements` is false).
+ *
+ * @since 0.1.0 @category layers
+ */
+export const layer = (config: DatabaseConfig) => Layer.provideMerge(SqlDriver.layer, client(config))
+
+const client = (config: DatabaseConfig) => {
   const transformQueryNames = byName(String.camelToSnake)
   const transformResultNames = byName(String.snakeToCamel)
   if (config._tag === "pg") {

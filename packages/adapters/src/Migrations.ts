@@ -8,6 +8,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import kernel from "./internal/migrations/0001_kernel.js"
 import referenceData from "./internal/migrations/0002_reference_data.js"
 import invoices from "./internal/migrations/0003_invoices.js"
@@ -28,6 +29,7 @@ import idempotencyNamespaces from "./internal/migrations/0017_idempotency_namesp
 import partyWebhookKeys from "./internal/migrations/0018_party_webhook_keys.js"
 import requestReplays from "./internal/migrations/0019_request_replays.js"
 import outboxDispatchedAtDropped from "./internal/migrations/0020_outbox_dispatched_at_dropped.js"
+import { IntColumn, reader } from "./internal/rows.js"
 
 const all = {
   "0001_kernel": kernel,
@@ -57,14 +59,16 @@ const migrations = Migrator.fromRecord(all)
 /** The number of the newest migration. @since 0.1.0 */
 export const latest = Math.max(...Object.keys(all).map((id) => Number.parseInt(id, 10)))
 
+const latestApplied = reader(Schema.Struct({ latest: Schema.NullOr(IntColumn) }), (r) => r.latest ?? 0)
+
 /**
  * The number of the newest migration the store has run (0 before any).
  *
  * @since 0.1.0 @category effects
  */
 export const applied = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ readonly latest: number | string | null }>`SELECT MAX(migration_id) AS latest FROM kassa_migrations`.pipe(
-    Effect.map((rows) => Number(rows[0]?.latest ?? 0))
+  sql`SELECT MAX(migration_id) AS latest FROM kassa_migrations`.pipe(
+    Effect.map((rows) => rows.length === 0 ? 0 : latestApplied.one(rows[0]))
   ))
 
 /**

@@ -8,16 +8,25 @@ import { ApiKeyRepository, type ApiKeyRecord } from "@kassa/core/ports/ApiKeyRep
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { date, optDate } from "./internal/rows.js"
+import * as Schema from "effect/Schema"
+import { DateColumn, OptionalDate, reader } from "./internal/rows.js"
 import { insert } from "./sql/driver/writes.js"
 
-const fromRow = (r: any): ApiKeyRecord => ({
-  id: r.id,
-  partyID: r.partyId,
-  kind: r.kind,
-  createdAt: date(r.createdAt),
-  revokedAt: optDate(r.revokedAt)
-})
+const ApiKeyKind = Schema.Literal("api-key", "operator")
+
+/** An `api_keys` row. */
+const keys = reader(
+  Schema.Struct({
+    id: Schema.String,
+    partyId: Schema.String,
+    kind: ApiKeyKind,
+    createdAt: DateColumn,
+    revokedAt: OptionalDate
+  }),
+  (r): ApiKeyRecord => ({ id: r.id, partyID: r.partyId, kind: r.kind, createdAt: r.createdAt, revokedAt: r.revokedAt })
+)
+
+const columns = "id, party_id, kind, created_at, revoked_at"
 
 const CACHE_MS = 5_000
 const CACHE_SIZE = 10_000
@@ -49,15 +58,15 @@ export const layer = Layer.effect(
         Effect.suspend(() => {
           const hit = cache.get(id)
           if (hit !== undefined && hit.until > performance.now()) return Effect.succeed(Option.some(hit.record))
-          return sql`SELECT * FROM api_keys WHERE id = ${id}`.pipe(
-            Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))),
+          return sql`SELECT ${sql.literal(columns)} FROM api_keys WHERE id = ${id}`.pipe(
+            Effect.map(keys.first),
             Effect.tap(Option.match({ onNone: () => cache.delete(id), onSome: remember })),
             Effect.orDie
           )
         }),
       listByParty: (partyID) =>
-        sql`SELECT * FROM api_keys WHERE party_id = ${partyID} ORDER BY created_at, id`.pipe(
-          Effect.map((rows) => rows.map(fromRow)),
+        sql`SELECT ${sql.literal(columns)} FROM api_keys WHERE party_id = ${partyID} ORDER BY created_at, id`.pipe(
+          Effect.map(keys.all),
           Effect.orDie
         ),
       revoke: (partyID, id, at) =>

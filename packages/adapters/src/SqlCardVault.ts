@@ -21,12 +21,13 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { countOperations, vaultOperations } from "./Counters.js"
 import { make as randomId } from "./RandomIds.js"
-import { int } from "./internal/rows.js"
+import { IntColumn, reader } from "./internal/rows.js"
 import { change, changing, inserting, writeAll } from "./sql/driver/writes.js"
 
 const KEY_BYTES = 32
@@ -159,10 +160,9 @@ const storedCard = (token: string, cardNumber: string): StoredCard => {
   return { token, bin, last4 }
 }
 
-interface KeyRow {
-  readonly id: unknown
-  readonly wrapped: string
-}
+/** A `vault_keys` row: a data key wrapped under the master key. */
+const KeyRow = Schema.Struct({ id: IntColumn, wrapped: Schema.String })
+type KeyRow = typeof KeyRow.Type
 
 /** A data key, unwrapped. */
 interface DataKey {
@@ -170,18 +170,38 @@ interface DataKey {
   readonly key: Buffer
 }
 
-interface SealedRow {
-  readonly keyId: unknown
-  readonly data: string
-}
+/** What a sealed record is read with: its data key's id, and the sealed data. */
+const sealed = { keyId: IntColumn, data: Schema.String }
+type SealedRow = Schema.Struct.Type<typeof sealed>
 
-interface CardRow extends SealedRow {
-  readonly token: string
-}
+const CardRow = Schema.Struct({ token: Schema.String, ...sealed })
+type CardRow = typeof CardRow.Type
 
-interface SessionRow extends SealedRow {
-  readonly id: string
-}
+const SessionRow = Schema.Struct({ id: Schema.String, ...sealed })
+
+const keyRows = reader(KeyRow, (r) => r)
+const cardRows = reader(CardRow, (r) => r)
+const sessionRows = reader(SessionRow, (r) => r)
+
+/** The newest data key, with the card of a fingerprint if stored. */
+const keyAndCardRows = reader(
+  Schema.Struct({ ...KeyRow.fields, token: Schema.NullOr(Schema.String), keyId: Schema.NullOr(IntColumn), data: Schema.NullOr(Schema.String) }),
+  ({ data, id, keyId, token, wrapped }): { readonly key: KeyRow; readonly card: CardRow | undefined } => ({
+    key: { id, wrapped },
+    card: token === null || keyId === null || data === null ? undefined : { token, keyId, data }
+  })
+)
+
+/** A card, with a session if one was asked for and is live. */
+const cardAndSessionRows = reader(
+  Schema.Struct({ ...CardRow.fields, sessionKeyId: Schema.NullOr(IntColumn), sessionData: Schema.NullOr(Schema.String) }),
+  ({ sessionData, sessionKeyId, ...card }): { readonly card: CardRow; readonly session: SealedRow | undefined } => ({
+    card,
+    session: sessionKeyId === null || sessionData === null ? undefined : { keyId: sessionKeyId, data: sessionData }
+  })
+)
+
+const lastKeyIds = reader(Schema.Struct({ id: Schema.NullOr(IntColumn) }), (r) => r.id)
 
 // ---------------------------------------------------------------------------------------------
 // The vault
@@ -214,7 +234,7 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
     const dataKeys = new Map<number, Buffer>()
     const unwrap = (row: KeyRow): Effect.Effect<DataKey> =>
       Effect.sync(() => {
-        const id = int(row.id)
+        const id = row.id
         let key = dataKeys.get(id)
         if (key === undefined) {
           key = open(wrapKey, aad.key(id), row.wrapped, `data key ${id}`)
@@ -226,7 +246,8 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
     const keyById = (id: number) => {
       const cached = dataKeys.get(id)
       if (cached !== undefined) return Effect.succeed(cached)
-      return sql<KeyRow>`SELECT id, wrapped FROM vault_keys WHERE id = ${id}`.pipe(
+      return sql`SELECT id, wrapped FROM vault_keys WHERE id = ${id}`.pipe(
+        Effect.map(keyRows.all),
         Effect.flatMap((rows) =>
           rows[0] === undefined ? Effect.dieMessage(`vault: data key ${id} is missing`) : unwrap(rows[0])
         ),
@@ -246,29 +267,28 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
 
     /** The newest data key, created on first use. */
     const currentKey: Effect.Effect<DataKey, SqlError> = Effect.gen(function*() {
-      const rows = yield* sql<KeyRow>`SELECT id, wrapped FROM vault_keys ORDER BY id DESC LIMIT 1`
+      const rows = keyRows.all(yield* sql`SELECT id, wrapped FROM vault_keys ORDER BY id DESC LIMIT 1`)
       if (rows[0] !== undefined) return yield* unwrap(rows[0])
       yield* insertKey(1)
       return yield* currentKey
     })
 
     const rotateKey: Effect.Effect<void, SqlError> = Effect.gen(function*() {
-      const rows = yield* sql<{ id: unknown }>`SELECT MAX(id) AS id FROM vault_keys`
-      const last = rows[0]?.id
-      const created = yield* insertKey((last === null || last === undefined ? 0 : int(last)) + 1)
+      const [last] = lastKeyIds.all(yield* sql`SELECT MAX(id) AS id FROM vault_keys`)
+      const created = yield* insertKey((last ?? 0) + 1)
       if (!created) yield* rotateKey
     })
 
     const openRow = (row: SealedRow, additional: string, what: string) =>
-      Effect.flatMap(keyById(int(row.keyId)), (key) => Effect.sync(() => open(key, additional, row.data, what)))
+      Effect.flatMap(keyById(row.keyId), (key) => Effect.sync(() => open(key, additional, row.data, what)))
 
     const openCard = (row: CardRow) => Effect.map(openRow(row, aad.card(row.token), "card"), decodeCard)
 
     const openSession = (id: string, row: SealedRow) => Effect.map(openRow(row, aad.session(id), "session"), decodeSecret)
 
     const findCard = (fp: string) =>
-      sql<CardRow>`SELECT token, key_id, data FROM vault_cards WHERE fingerprint = ${fp}`.pipe(
-        Effect.map((rows) => rows[0])
+      sql`SELECT token, key_id, data FROM vault_cards WHERE fingerprint = ${fp}`.pipe(
+        Effect.map((rows): CardRow | undefined => cardRows.all(rows)[0])
       )
 
     /**
@@ -277,16 +297,13 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
      */
     const findCardWithKey = (fp: string) =>
       Effect.gen(function*() {
-        const rows = yield* sql<KeyRow & { token: string | null; keyId: unknown; data: string | null }>`SELECT k.id, k.wrapped,
-            c.token, c.key_id, c.data
-          FROM (SELECT id, wrapped FROM vault_keys ORDER BY id DESC LIMIT 1) k
-          LEFT JOIN vault_cards c ON c.fingerprint = ${fp}`
-        const first = rows[0]
+        const [first] = keyAndCardRows.all(
+          yield* sql`SELECT k.id, k.wrapped, c.token, c.key_id, c.data
+            FROM (SELECT id, wrapped FROM vault_keys ORDER BY id DESC LIMIT 1) k
+            LEFT JOIN vault_cards c ON c.fingerprint = ${fp}`
+        )
         if (first === undefined) return { row: yield* findCard(fp), key: yield* currentKey }
-        const row: CardRow | undefined = first.token === null
-          ? undefined
-          : { token: first.token, keyId: first.keyId, data: first.data! }
-        return { row, key: yield* unwrap(first) }
+        return { row: first.card, key: yield* unwrap(first.key) }
       })
 
     /**
@@ -322,10 +339,9 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
     const putCard = (card: CardData) => storeCard(card).pipe(Effect.map(({ stored }) => stored), Effect.orDie)
 
     const getCard = (token: string) =>
-      sql<CardRow>`SELECT token, key_id, data FROM vault_cards WHERE token = ${token}`.pipe(
-        Effect.flatMap((rows) =>
-          rows[0] === undefined ? Effect.succeedNone : Effect.map(openCard(rows[0]), Option.some)
-        ),
+      sql`SELECT token, key_id, data FROM vault_cards WHERE token = ${token}`.pipe(
+        Effect.map(cardRows.first),
+        Effect.flatMap(Option.match({ onNone: () => Effect.succeedNone, onSome: (row) => Effect.map(openCard(row), Option.some) })),
         Effect.orDie
       )
 
@@ -354,8 +370,9 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
     const getSession = (id: string) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        const rows = yield* sql<SessionRow>`SELECT id, key_id, data FROM vault_sessions
-          WHERE id = ${id} AND expires_at > ${now}`
+        const rows = sessionRows.all(
+          yield* sql`SELECT id, key_id, data FROM vault_sessions WHERE id = ${id} AND expires_at > ${now}`
+        )
         if (rows[0] === undefined) return Option.none<SessionSecret>()
         return Option.some(yield* openSession(id, rows[0]))
       }).pipe(Effect.orDie)
@@ -364,16 +381,16 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
       Effect.gen(function*() {
         if (session === undefined) return Option.map(yield* getCard(token), (card) => ({ card, secret: Option.none() }))
         const now = yield* Clock.currentTimeMillis
-        const rows = yield* sql<CardRow & { sessionKeyId: unknown; sessionData: string | null }>`SELECT c.token, c.key_id,
-            c.data, s.key_id AS session_key_id, s.data AS session_data
-          FROM vault_cards c LEFT JOIN vault_sessions s ON s.id = ${session} AND s.expires_at > ${now}
-          WHERE c.token = ${token}`
-        const row = rows[0]
+        const [row] = cardAndSessionRows.all(
+          yield* sql`SELECT c.token, c.key_id, c.data, s.key_id AS session_key_id, s.data AS session_data
+            FROM vault_cards c LEFT JOIN vault_sessions s ON s.id = ${session} AND s.expires_at > ${now}
+            WHERE c.token = ${token}`
+        )
         if (row === undefined) return Option.none()
-        const card = yield* openCard(row)
-        const secret = row.sessionData === null
+        const card = yield* openCard(row.card)
+        const secret = row.session === undefined
           ? Option.none<SessionSecret>()
-          : Option.some(yield* openSession(session, { keyId: row.sessionKeyId, data: row.sessionData }))
+          : Option.some(yield* openSession(session, row.session))
         return Option.some({ card, secret })
       }).pipe(Effect.orDie)
 
@@ -387,27 +404,29 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
       yield* sql`DELETE FROM vault_sessions WHERE expires_at <= ${now}`
       let moved = 0
       while (true) {
-        const rows = yield* sql<CardRow>`SELECT token, key_id, data FROM vault_cards
-          WHERE key_id < ${current} ORDER BY token LIMIT ${BATCH}`
+        const rows = cardRows.all(
+          yield* sql`SELECT token, key_id, data FROM vault_cards WHERE key_id < ${current} ORDER BY token LIMIT ${BATCH}`
+        )
         if (rows.length === 0) break
         for (const row of rows) {
           const plaintext = yield* openRow(row, aad.card(row.token), "card")
           const data = seal(key, aad.card(row.token), plaintext)
           // Guarded by the old key id: a concurrent put may have re-sealed the row meanwhile.
           const done = yield* sql`UPDATE vault_cards SET key_id = ${current}, data = ${data}
-            WHERE token = ${row.token} AND key_id = ${int(row.keyId)} RETURNING token`
+            WHERE token = ${row.token} AND key_id = ${row.keyId} RETURNING token`
           moved += done.length
         }
       }
       while (true) {
-        const rows = yield* sql<SessionRow>`SELECT id, key_id, data FROM vault_sessions
-          WHERE key_id < ${current} ORDER BY id LIMIT ${BATCH}`
+        const rows = sessionRows.all(
+          yield* sql`SELECT id, key_id, data FROM vault_sessions WHERE key_id < ${current} ORDER BY id LIMIT ${BATCH}`
+        )
         if (rows.length === 0) break
         for (const row of rows) {
           const plaintext = yield* openRow(row, aad.session(row.id), "session")
           const data = seal(key, aad.session(row.id), plaintext)
           const done = yield* sql`UPDATE vault_sessions SET key_id = ${current}, data = ${data}
-            WHERE id = ${row.id} AND key_id = ${int(row.keyId)} RETURNING id`
+            WHERE id = ${row.id} AND key_id = ${row.keyId} RETURNING id`
           moved += done.length
         }
       }

@@ -8,22 +8,38 @@ import { Contract, Ids } from "@kassa/core"
 import { ContractRepository } from "@kassa/core/ports/ContractRepository"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import { date, int, json, opt, optDate, optJson, optMs, optToJson, toJson } from "./internal/rows.js"
+import * as Schema from "effect/Schema"
+import { DateColumn, IntColumn, JsonColumn, opt, OptionalDate, optMs, optToJson, reader, toJson } from "./internal/rows.js"
 
-/** @internal */
-export const fromRow = (r: any): Contract.ContractRecord => ({
-  id: Ids.ContractID.make(r.id),
-  partyID: Ids.PartyID.make(r.partyId),
-  createdAt: date(r.createdAt),
-  status: r.status,
-  ...opt("validSince", optDate(r.validSince)),
-  ...opt("validUntil", optDate(r.validUntil)),
-  ...opt("terminatedAt", optDate(r.terminatedAt)),
-  contractor: json(r.contractor),
-  ...opt("legalAgreement", optJson<any>(r.legalAgreement)),
-  paymentInstitutionID: int(r.paymentInstitutionId)
+/** A `contracts` row. */
+const ContractRow = Schema.Struct({
+  id: Ids.ContractID,
+  partyId: Ids.PartyID,
+  createdAt: DateColumn,
+  status: Contract.Contract.fields.status,
+  validSince: OptionalDate,
+  validUntil: OptionalDate,
+  terminatedAt: OptionalDate,
+  contractor: JsonColumn(Contract.Contractor),
+  legalAgreement: Schema.optionalWith(JsonColumn(Contract.LegalAgreement), { nullable: true, exact: true }),
+  paymentInstitutionId: IntColumn
 })
+
+const contracts = reader(ContractRow, (r): Contract.ContractRecord => ({
+  id: r.id,
+  partyID: r.partyId,
+  createdAt: r.createdAt,
+  status: r.status,
+  ...opt("validSince", r.validSince),
+  ...opt("validUntil", r.validUntil),
+  ...opt("terminatedAt", r.terminatedAt),
+  contractor: r.contractor,
+  ...opt("legalAgreement", r.legalAgreement),
+  paymentInstitutionID: r.paymentInstitutionId
+}))
+
+/** @internal Reads a `contracts` row (the shops' governed read joins one). */
+export const fromRow = contracts.one
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(
@@ -33,12 +49,12 @@ export const layer = Layer.effect(
     return {
       findById: (partyID, id) =>
         sql`SELECT * FROM contracts WHERE party_id = ${partyID} AND id = ${id}`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))),
+          Effect.map(contracts.first),
           Effect.orDie
         ),
       listByParty: (partyID) =>
         sql`SELECT * FROM contracts WHERE party_id = ${partyID} ORDER BY created_at, id`.pipe(
-          Effect.map((rows) => rows.map(fromRow)),
+          Effect.map(contracts.all),
           Effect.orDie
         ),
       insert: (c) =>

@@ -4,28 +4,47 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { BindingRecord, CustomerRecord } from "@kassa/core/customer/Customer"
+import {
+  type BindingRecord,
+  BindingError,
+  BindingStatus,
+  type CustomerRecord,
+  CustomerStatus,
+  PaymentResource
+} from "@kassa/core/customer/Customer"
+import { ContactInfo } from "@kassa/core/payment/Payment"
 import { CustomerRepository } from "@kassa/core/ports/CustomerRepository"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import { date, int, json, opt, optDate, optString, toJson } from "./internal/rows.js"
+import * as Schema from "effect/Schema"
+import { DateColumn, IntColumn, JsonColumn, opt, OptionalDate, OptionalText, reader, StoredMetadata, toJson } from "./internal/rows.js"
+import { StoredTool } from "./internal/storedTool.js"
 
-const customerFromRow = (r: any): CustomerRecord => {
-  const d = json<any>(r.data)
-  return {
-    id: r.id,
-    ...opt("externalID", optString(r.externalId)),
-    shopID: r.shopId,
-    partyID: r.partyId,
-    contactInfo: d.contactInfo,
-    status: r.status,
-    metadata: d.metadata,
-    createdAt: date(r.createdAt),
-    deletedAt: optDate(r.deletedAt),
-    version: int(r.version)
-  }
-}
+/** A `customers` row. */
+const CustomerRow = Schema.Struct({
+  id: Schema.String,
+  partyId: Schema.String,
+  shopId: Schema.String,
+  externalId: OptionalText,
+  createdAt: DateColumn,
+  deletedAt: OptionalDate,
+  status: CustomerStatus,
+  data: JsonColumn(Schema.Struct({ contactInfo: ContactInfo, metadata: StoredMetadata })),
+  version: IntColumn
+})
+
+const customers = reader(CustomerRow, ({ data: d, ...r }): CustomerRecord => ({
+  id: r.id,
+  ...opt("externalID", r.externalId),
+  shopID: r.shopId,
+  partyID: r.partyId,
+  contactInfo: d.contactInfo,
+  status: r.status,
+  metadata: d.metadata,
+  createdAt: r.createdAt,
+  deletedAt: r.deletedAt,
+  version: r.version
+}))
 
 const bindingData = (b: BindingRecord) => ({
   paymentResource: b.paymentResource,
@@ -36,36 +55,57 @@ const bindingData = (b: BindingRecord) => ({
   interactionCompleted: b.interactionCompleted
 })
 
-const bindingFromRow = (r: any): BindingRecord => {
-  const d = json<any>(r.data)
-  return {
-    id: r.id,
-    ...opt("externalID", optString(r.externalId)),
-    paymentResource: d.paymentResource,
-    status: r.status,
-    ...opt("error", d.error),
-    customerID: r.customerId,
-    partyID: r.partyId,
-    createdAt: date(r.createdAt),
-    tool: d.tool,
-    vaultSession: d.vaultSession,
-    recurrentToken: d.recurrentToken,
-    interactionID: optString(r.interactionId),
-    ...opt("interactionCompleted", d.interactionCompleted),
-    version: int(r.version)
-  }
-}
+/** A `customer_bindings` row. */
+const BindingRow = Schema.Struct({
+  customerId: Schema.String,
+  id: Schema.String,
+  partyId: Schema.String,
+  externalId: OptionalText,
+  createdAt: DateColumn,
+  status: BindingStatus,
+  interactionId: OptionalText,
+  data: JsonColumn(Schema.Struct({
+    paymentResource: PaymentResource,
+    error: Schema.optional(BindingError),
+    tool: StoredTool,
+    vaultSession: Schema.optional(Schema.String),
+    recurrentToken: Schema.optional(Schema.String),
+    interactionCompleted: Schema.optional(Schema.Boolean)
+  })),
+  version: IntColumn
+})
+
+const bindings = reader(BindingRow, ({ data: d, ...r }): BindingRecord => ({
+  id: r.id,
+  ...opt("externalID", r.externalId),
+  paymentResource: d.paymentResource,
+  status: r.status,
+  ...opt("error", d.error),
+  customerID: r.customerId,
+  partyID: r.partyId,
+  createdAt: r.createdAt,
+  tool: d.tool,
+  vaultSession: d.vaultSession,
+  recurrentToken: d.recurrentToken,
+  interactionID: r.interactionId,
+  ...opt("interactionCompleted", d.interactionCompleted),
+  version: r.version
+}))
+
+/** The columns the rows read, named (a statement prepared with `*` breaks when a column is added). */
+const customerColumns = "id, party_id, shop_id, external_id, created_at, deleted_at, status, data, version"
+const bindingColumns = "customer_id, id, party_id, external_id, created_at, status, interaction_id, data, version"
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(
   CustomerRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const oneCustomer = (rows: ReadonlyArray<any>) => Option.fromNullable(rows[0]).pipe(Option.map(customerFromRow))
-    const oneBinding = (rows: ReadonlyArray<any>) => Option.fromNullable(rows[0]).pipe(Option.map(bindingFromRow))
+    const customer = sql.literal(customerColumns)
+    const binding = sql.literal(bindingColumns)
     return {
       findById: (partyID, id) =>
-        sql`SELECT * FROM customers WHERE id = ${id} AND party_id = ${partyID}`.pipe(Effect.map(oneCustomer), Effect.orDie),
+        sql`SELECT ${customer} FROM customers WHERE id = ${id} AND party_id = ${partyID}`.pipe(Effect.map(customers.first), Effect.orDie),
       insert: (c) =>
         sql`INSERT INTO customers ${
           sql.insert({
@@ -88,15 +128,15 @@ export const layer = Layer.effect(
           Effect.orDie
         ),
       findBinding: (customerID, id) =>
-        sql`SELECT * FROM customer_bindings WHERE customer_id = ${customerID} AND id = ${id}`.pipe(
-          Effect.map(oneBinding),
+        sql`SELECT ${binding} FROM customer_bindings WHERE customer_id = ${customerID} AND id = ${id}`.pipe(
+          Effect.map(bindings.first),
           Effect.orDie
         ),
       findBindingByInteraction: (interactionID) =>
-        sql`SELECT * FROM customer_bindings WHERE interaction_id = ${interactionID}`.pipe(Effect.map(oneBinding), Effect.orDie),
+        sql`SELECT ${binding} FROM customer_bindings WHERE interaction_id = ${interactionID}`.pipe(Effect.map(bindings.first), Effect.orDie),
       listBindings: (customerID) =>
-        sql`SELECT * FROM customer_bindings WHERE customer_id = ${customerID} ORDER BY created_at, id`.pipe(
-          Effect.map((rows) => rows.map(bindingFromRow)),
+        sql`SELECT ${binding} FROM customer_bindings WHERE customer_id = ${customerID} ORDER BY created_at, id`.pipe(
+          Effect.map(bindings.all),
           Effect.orDie
         ),
       insertBinding: (b) =>

@@ -10,6 +10,13 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { reader } from "./internal/rows.js"
+
+const records = reader(
+  Schema.Struct({ entityId: Schema.String, fingerprint: Schema.String }),
+  (r): IdempotencyRecord => ({ entityID: r.entityId, fingerprint: r.fingerprint })
+)
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(
@@ -20,11 +27,7 @@ export const layer = Layer.effect(
       sql`SELECT entity_id, fingerprint FROM idempotency_keys WHERE party_id = ${key.partyID}
           AND namespace = ${key.namespace} AND operation = ${key.operation}
           AND external_id = ${key.externalID}`.pipe(
-        Effect.map((rows) =>
-          Option.fromNullable(rows[0]).pipe(
-            Option.map((r: any): IdempotencyRecord => ({ entityID: r.entityId, fingerprint: r.fingerprint }))
-          )
-        ),
+        Effect.map(records.first),
         Effect.orDie
       )
     return {

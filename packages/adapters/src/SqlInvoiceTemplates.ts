@@ -4,12 +4,12 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { InvoiceTemplateRecord } from "@kassa/core/invoice-template/InvoiceTemplate"
+import { InvoiceTemplate, type InvoiceTemplateRecord } from "@kassa/core/invoice-template/InvoiceTemplate"
 import { InvoiceTemplateRepository } from "@kassa/core/ports/InvoiceTemplateRepository"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import { date, int, json, optString, toJson } from "./internal/rows.js"
+import * as Schema from "effect/Schema"
+import { DateColumn, IntColumn, JsonColumn, OptionalText, reader, StoredMetadata, toJson } from "./internal/rows.js"
 
 const dataOf = (t: InvoiceTemplateRecord) => ({
   name: t.name,
@@ -20,23 +20,43 @@ const dataOf = (t: InvoiceTemplateRecord) => ({
   randomizeAmount: t.randomizeAmount
 })
 
-const fromRow = (r: any): InvoiceTemplateRecord => {
-  const d = json<ReturnType<typeof dataOf>>(r.data)
-  return {
-    id: r.id,
-    partyID: r.partyId,
-    shopID: r.shopId,
-    externalID: optString(r.externalId),
-    name: d.name,
-    description: d.description,
-    createdAt: date(r.createdAt),
-    lifetime: d.lifetime,
-    details: d.details,
-    metadata: d.metadata,
-    randomizeAmount: d.randomizeAmount,
-    version: int(r.version)
-  }
-}
+const fields = InvoiceTemplate.fields
+
+/** An `invoice_templates` row. */
+const TemplateRow = Schema.Struct({
+  id: Schema.String,
+  partyId: Schema.String,
+  shopId: Schema.String,
+  externalId: OptionalText,
+  createdAt: DateColumn,
+  data: JsonColumn(Schema.Struct({
+    name: fields.name,
+    description: fields.description,
+    lifetime: fields.lifetime,
+    details: fields.details,
+    metadata: Schema.optional(StoredMetadata),
+    randomizeAmount: fields.randomizeAmount
+  })),
+  version: IntColumn
+})
+
+const templates = reader(TemplateRow, ({ data: d, ...r }): InvoiceTemplateRecord => ({
+  id: r.id,
+  partyID: r.partyId,
+  shopID: r.shopId,
+  externalID: r.externalId,
+  name: d.name,
+  description: d.description,
+  createdAt: r.createdAt,
+  lifetime: d.lifetime,
+  details: d.details,
+  metadata: d.metadata,
+  randomizeAmount: d.randomizeAmount,
+  version: r.version
+}))
+
+/** The columns `TemplateRow` reads. */
+const columns = "id, party_id, shop_id, external_id, created_at, data, version"
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(
@@ -45,8 +65,8 @@ export const layer = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     return {
       findById: (partyID, id) =>
-        sql`SELECT * FROM invoice_templates WHERE id = ${id} AND party_id = ${partyID} AND deleted_at IS NULL`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))),
+        sql`SELECT ${sql.literal(columns)} FROM invoice_templates WHERE id = ${id} AND party_id = ${partyID} AND deleted_at IS NULL`.pipe(
+          Effect.map(templates.first),
           Effect.orDie
         ),
       insert: (t) =>

@@ -12,29 +12,65 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Model from "@kassa/core/ledger/LedgerModel"
-import { type AccountKey, type Batch, Ledger, type Plan, type PlanState, type Posting } from "@kassa/core/ports/Ledger"
+import { type AccountKey, type Balance, type Batch, Ledger, type Plan, type PlanState, type Posting } from "@kassa/core/ports/Ledger"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { rowLock } from "./internal/locks.js"
-import { bool, int, json, opt, toJson } from "./internal/rows.js"
+import { BoolColumn, IntColumn, JsonColumn, opt, reader, toJson } from "./internal/rows.js"
 import { changing, inserting, touchingOnly, writeAll } from "./sql/driver/writes.js"
 
-const accountFromRow = (r: any): Model.AccountState => ({
-  id: int(r.id),
-  currency: r.currency,
-  own: int(r.own),
-  minDiff: int(r.minDiff),
-  maxDiff: int(r.maxDiff)
+/** A `ledger_accounts` row, as the ledger's reads name its columns. */
+const AccountRow = Schema.Struct({
+  id: IntColumn,
+  currency: Schema.String,
+  own: IntColumn,
+  minDiff: IntColumn,
+  maxDiff: IntColumn
 })
 
-const keyFromRow = (r: any): AccountKey => ({
-  kind: r.kind,
-  ...opt("partyID", r.partyId === "" ? undefined : (r.partyId as string)),
-  ...opt("shopID", r.shopId === "" ? undefined : (r.shopId as string)),
-  currency: r.currency
-})
+const accounts = reader(AccountRow, (r): Model.AccountState => r)
+
+const accountsById = (rows: ReadonlyArray<unknown>) => new Map(accounts.all(rows).map((a) => [a.id, a] as const))
+
+/** An account with its key: `party_id` and `shop_id` are "" for the platform's accounts. */
+const balances = reader(
+  Schema.Struct({
+    ...AccountRow.fields,
+    kind: Schema.Literal("settlement", "guarantee", "provider", "system"),
+    partyId: Schema.String,
+    shopId: Schema.String
+  }),
+  ({ kind, partyId, shopId, ...account }): Balance & { readonly key: AccountKey } => ({
+    id: account.id,
+    currency: account.currency,
+    ...Model.balanceOf(account),
+    key: { kind, ...opt("partyID", partyId === "" ? undefined : partyId), ...opt("shopID", shopId === "" ? undefined : shopId), currency: account.currency }
+  })
+)
+
+const Postings = Schema.Array(Schema.Struct({
+  from: Schema.Number,
+  to: Schema.Number,
+  amount: Schema.Number,
+  currency: Schema.String,
+  description: Schema.String
+}))
+
+/** A plan with one of its batches (none: the batch columns are NULL). */
+const planRows = reader(
+  Schema.Struct({
+    state: Schema.Literal("hold", "commit", "rollback"),
+    batchId: Schema.NullOr(IntColumn),
+    postings: Schema.NullOr(JsonColumn(Postings))
+  }),
+  (r) => r
+)
+
+/** The account a `ledger.account` lookup found, and whether its row is committed. */
+const foundAccounts = reader(Schema.Struct({ id: IntColumn, committed: BoolColumn }), (r) => r)
 
 /** Only the posting's own fields are stored, in a fixed order. */
 const postingToJson = (p: Posting): Posting => ({
@@ -76,15 +112,15 @@ export const layer = Layer.effect(
       ledgerOnly(sql`SELECT p.state, b.batch_id, b.postings FROM ledger_plans p
           LEFT JOIN ledger_batches b ON b.plan_id = p.id
           WHERE p.id = ${planID} ORDER BY b.batch_id ${lock ? forUpdateOfPlan : sql.literal("")}`).pipe(
-        Effect.map((rows: ReadonlyArray<any>) =>
-          rows.length === 0 ? Option.none<{ state: PlanState; batches: ReadonlyArray<Batch> }>() : Option.some({
-            state: rows[0].state as PlanState,
-            batches: rows.filter((r) => r.batchId !== null && r.batchId !== undefined).map((r): Batch => ({
-              id: int(r.batchId),
-              postings: json<ReadonlyArray<Posting>>(r.postings)
-            }))
+        Effect.map((found) => {
+          const rows = planRows.all(found)
+          return rows.length === 0 ? Option.none<{ state: PlanState; batches: ReadonlyArray<Batch> }>() : Option.some({
+            state: rows[0]!.state,
+            batches: rows.flatMap((r): Array<Batch> =>
+              r.batchId === null ? [] : [{ id: r.batchId, postings: r.postings ?? [] }]
+            )
           })
-        )
+        })
       )
 
     /** Adds to the accounts' columns, one statement for all of them (none when nothing moves). */
@@ -100,8 +136,6 @@ export const layer = Layer.effect(
         FROM (${sql.join(" UNION ALL ", false)(values)}) AS v WHERE ledger_accounts.id = v.id`
       )]
     }
-
-    const accountsById = (rows: ReadonlyArray<any>) => new Map(rows.map((r) => [int(r.id), accountFromRow(r)] as const))
 
     /** Reads (on PostgreSQL: locks) the accounts, in id order. */
     const lockAccounts = (ids: ReadonlyArray<number>) =>
@@ -163,8 +197,10 @@ export const layer = Layer.effect(
           const cacheKey = `${row.kind}\u0000${row.partyId}\u0000${row.shopId}\u0000${row.currency}`
           const known = knownIds.get(cacheKey)
           if (known !== undefined) return known
-          const find = ledgerOnly(sql<{ id: unknown; committed: unknown }>`SELECT id, ${committed} AS committed FROM ledger_accounts WHERE kind = ${row.kind}
-            AND party_id = ${row.partyId} AND shop_id = ${row.shopId} AND currency = ${row.currency}`)
+          const find = ledgerOnly(sql`SELECT id, ${committed} AS committed FROM ledger_accounts WHERE kind = ${row.kind}
+            AND party_id = ${row.partyId} AND shop_id = ${row.shopId} AND currency = ${row.currency}`).pipe(
+              Effect.map(foundAccounts.all)
+            )
           // Accounts are opened once and read ever after: read first, open only when missing.
           let rows = yield* find
           if (rows.length === 0) {
@@ -173,9 +209,9 @@ export const layer = Layer.effect(
             rows = yield* find
           }
           if (rows.length === 0) return yield* Effect.dieMessage(`Ledger.account: the ${key.kind} account was not opened`)
-          const id = int(rows[0]!.id)
+          const { committed: kept, id } = rows[0]!
           // An id is kept once its row is committed: a transaction that opened it may roll back.
-          if (bool(rows[0]!.committed)) {
+          if (kept) {
             if (knownIds.size >= 100_000) knownIds.clear()
             knownIds.set(cacheKey, id)
           }
@@ -184,13 +220,8 @@ export const layer = Layer.effect(
 
       balance: (id) =>
         Number.isSafeInteger(id)
-          ? ledgerOnly(sql`SELECT * FROM ledger_accounts WHERE id = ${id}`).pipe(
-            Effect.map((rows) =>
-              Option.fromNullable(rows[0]).pipe(Option.map((r) => {
-                const account = accountFromRow(r)
-                return { id: account.id, currency: account.currency, ...Model.balanceOf(account), key: keyFromRow(r) }
-              }))
-            ),
+          ? ledgerOnly(sql`SELECT id, currency, own, min_diff, max_diff, kind, party_id, shop_id FROM ledger_accounts WHERE id = ${id}`).pipe(
+            Effect.map(balances.first),
             Effect.orDie
           )
           : Effect.succeed(Option.none()),

@@ -8,14 +8,13 @@ import { Ids, Party } from "@kassa/core"
 import { PartyRepository } from "@kassa/core/ports/PartyRepository"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { BoolColumn, DateColumn, flag, IntColumn } from "./internal/rows.js"
-import { Governance } from "./sql/driver/governance.js"
+import { BoolColumn, DateColumn, flag, IntColumn, reader } from "./internal/rows.js"
+import { SqlDriver } from "./sql/driver/Driver.js"
 
 /** A `parties` row. */
 const PartyRow = Schema.Struct({
-  id: Schema.String,
+  id: Ids.PartyID,
   name: Schema.String,
   email: Schema.String,
   isBlocked: BoolColumn,
@@ -24,24 +23,21 @@ const PartyRow = Schema.Struct({
   version: IntColumn
 })
 
-const decodeRow = Schema.decodeUnknownSync(PartyRow)
+const parties = reader(PartyRow, (r): Party.PartyRecord => r)
 
-/** @internal */
-export const fromRow = (row: unknown): Party.PartyRecord => {
-  const r = decodeRow(row)
-  return { ...r, id: Ids.PartyID.make(r.id) }
-}
+/** @internal Reads a `parties` row (the shops' governed read joins one). */
+export const fromRow = parties.one
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(
   PartyRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const governance = yield* Governance
+    const { governance } = yield* SqlDriver
     return {
       findById: (id) =>
         sql`SELECT * FROM parties WHERE id = ${id}`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))),
+          Effect.map(parties.first),
           Effect.orDie
         ),
       insert: (p) =>

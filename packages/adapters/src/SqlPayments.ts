@@ -4,17 +4,20 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { PaymentRecord } from "@kassa/core/payment/Payment"
+import * as Allocation from "@kassa/core/allocation/Allocation"
+import * as Cart from "@kassa/core/cart/Cart"
+import { Flow, Payer, type PaymentRecord, PaymentStatus, TransactionInfo } from "@kassa/core/payment/Payment"
+import { PaymentError } from "@kassa/core/payment/PaymentError"
+import { ClientInfo, PaymentToolDetails } from "@kassa/core/payment/PaymentTool"
 import { PaymentRepository } from "@kassa/core/ports/PaymentRepository"
 import { type PaymentResourceRecord, PaymentResourceRepository } from "@kassa/core/ports/PaymentResourceRepository"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import { date, int, json, optString, toJson } from "./internal/rows.js"
+import * as Schema from "effect/Schema"
+import { DateColumn, IntColumn, JsonColumn, JsonDate, opt, OptionalText, reader, StoredMetadata, toJson } from "./internal/rows.js"
+import { PaymentTool, StoredTool } from "./internal/storedTool.js"
 import * as Versioned from "./sql/driver/versioned.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
-
-const revive = (d: Date | string | undefined): Date | undefined => (d === undefined ? undefined : new Date(d))
 
 /** The payment fields kept in the JSON column (dates as ISO strings). */
 const dataOf = (p: PaymentRecord) => ({
@@ -44,58 +47,115 @@ const dataOf = (p: PaymentRecord) => ({
 export const columns = "invoice_id, id, party_id, shop_id, external_id, created_at, amount, currency, status, activity, flow, " +
   "interaction_id, fee, status_changed_at, data, version"
 
-/** @since 0.1.0 @category rows */
-export const fromRow = (r: any): PaymentRecord => {
-  const d = json<any>(r.data)
-  const flow = json<any>(r.flow)
-  return {
-    id: r.id,
-    invoiceID: r.invoiceId,
-    partyID: r.partyId,
-    shopID: r.shopId,
-    ...(r.externalId === null || r.externalId === undefined ? {} : { externalID: r.externalId }),
-    createdAt: date(r.createdAt),
-    amount: int(r.amount),
-    currency: r.currency,
-    flow: flow.type === "PaymentFlowHold" && flow.heldUntil !== undefined ? { ...flow, heldUntil: new Date(flow.heldUntil) } : flow,
-    payer: d.payer,
-    ...(d.transactionInfo === undefined ? {} : { transactionInfo: d.transactionInfo }),
-    makeRecurrent: d.makeRecurrent,
-    ...(d.metadata === undefined ? {} : { metadata: d.metadata }),
-    ...(d.allocation === undefined ? {} : { allocation: d.allocation }),
-    status: r.status,
-    ...(d.error === undefined ? {} : { error: d.error }),
-    ...(d.chargedBack === true ? { chargedBack: true } : {}),
-    authorizedAmount: d.authorizedAmount,
-    activity: r.activity,
-    tool: d.tool,
-    vaultSession: d.vaultSession,
-    processingDeadline: revive(d.processingDeadline),
-    capture: d.capture,
-    cancelReason: d.cancelReason,
-    interactionID: optString(r.interactionId),
-    recurrentToken: d.recurrentToken,
-    cart: d.cart,
-    fee: int(r.fee),
-    statusChangedAt: date(r.statusChangedAt),
-    version: int(r.version)
-  }
-}
+const Lines = Schema.Array(Cart.InvoiceLine)
+const Allocations = Schema.Array(Allocation.AllocationTransaction)
 
-const resourceFromRow = (r: any): PaymentResourceRecord => {
-  const d = json<any>(r.data)
-  return {
-    token: r.token,
-    session: r.session,
-    partyID: r.partyId,
-    tool: d.tool,
-    details: d.details,
-    clientInfo: d.clientInfo,
-    vaultSession: d.vaultSession,
-    createdAt: date(r.createdAt),
-    validUntil: date(r.validUntil)
-  }
-}
+/** @internal The payment fields kept in the JSON column, as `dataOf` writes them. */
+export const PaymentData = Schema.Struct({
+  payer: Payer,
+  transactionInfo: Schema.optional(TransactionInfo),
+  makeRecurrent: Schema.Boolean,
+  metadata: Schema.optional(StoredMetadata),
+  allocation: Schema.optional(Allocations),
+  error: Schema.optional(PaymentError),
+  authorizedAmount: Schema.Number,
+  tool: PaymentTool,
+  vaultSession: Schema.optional(Schema.String),
+  processingDeadline: Schema.optional(JsonDate),
+  capture: Schema.optional(Schema.Struct({
+    amount: Schema.Number,
+    reason: Schema.String,
+    cart: Schema.optional(Lines),
+    allocation: Schema.optional(Allocations)
+  })),
+  cancelReason: Schema.optional(Schema.String),
+  recurrentToken: Schema.optional(Schema.String),
+  cart: Schema.optional(Lines),
+  chargedBack: Schema.optional(Schema.Boolean)
+})
+
+/** @internal A `payments` row, as `columns` reads it. */
+export const PaymentRow = Schema.Struct({
+  invoiceId: Schema.String,
+  id: Schema.String,
+  partyId: Schema.String,
+  shopId: Schema.String,
+  externalId: OptionalText,
+  createdAt: DateColumn,
+  amount: IntColumn,
+  currency: Schema.String,
+  status: PaymentStatus,
+  activity: Schema.Literal("processing", "interaction", "waiting", "capturing", "cancelling", "done"),
+  flow: JsonColumn(Flow),
+  interactionId: OptionalText,
+  fee: IntColumn,
+  statusChangedAt: DateColumn,
+  data: JsonColumn(PaymentData),
+  version: IntColumn
+})
+
+const payments = reader(PaymentRow, ({ data: d, ...r }): PaymentRecord => ({
+  id: r.id,
+  invoiceID: r.invoiceId,
+  partyID: r.partyId,
+  shopID: r.shopId,
+  ...opt("externalID", r.externalId),
+  createdAt: r.createdAt,
+  amount: r.amount,
+  currency: r.currency,
+  flow: r.flow,
+  payer: d.payer,
+  ...opt("transactionInfo", d.transactionInfo),
+  makeRecurrent: d.makeRecurrent,
+  ...opt("metadata", d.metadata),
+  ...opt("allocation", d.allocation),
+  status: r.status,
+  ...opt("error", d.error),
+  ...(d.chargedBack === true ? { chargedBack: true } : {}),
+  authorizedAmount: d.authorizedAmount,
+  activity: r.activity,
+  tool: d.tool,
+  vaultSession: d.vaultSession,
+  processingDeadline: d.processingDeadline,
+  capture: d.capture,
+  cancelReason: d.cancelReason,
+  interactionID: r.interactionId,
+  recurrentToken: d.recurrentToken,
+  cart: d.cart,
+  fee: r.fee,
+  statusChangedAt: r.statusChangedAt,
+  version: r.version
+}))
+
+/** Reads a `payments` row (searches and invoice histories read the same rows). @since 0.1.0 @category rows */
+export const fromRow = payments.one
+
+/** A `payment_resources` row. */
+const ResourceRow = Schema.Struct({
+  token: Schema.String,
+  session: Schema.String,
+  partyId: Schema.String,
+  data: JsonColumn(Schema.Struct({
+    tool: StoredTool,
+    details: PaymentToolDetails,
+    clientInfo: ClientInfo,
+    vaultSession: Schema.optional(Schema.String)
+  })),
+  createdAt: DateColumn,
+  validUntil: DateColumn
+})
+
+const resources = reader(ResourceRow, ({ data: d, ...r }): PaymentResourceRecord => ({
+  token: r.token,
+  session: r.session,
+  partyID: r.partyId,
+  tool: d.tool,
+  details: d.details,
+  clientInfo: d.clientInfo,
+  vaultSession: d.vaultSession,
+  createdAt: r.createdAt,
+  validUntil: r.validUntil
+}))
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.mergeAll(
@@ -103,7 +163,7 @@ export const layer = Layer.mergeAll(
     PaymentRepository,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const one = (rows: ReadonlyArray<any>) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))
+      const one = payments.first
       const own = sql.literal(columns)
       const read = touchingOnly("payments")
       return {
@@ -120,7 +180,7 @@ export const layer = Layer.mergeAll(
           ),
         listByInvoice: (invoiceID) =>
           read(sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} ORDER BY created_at, id`).pipe(
-            Effect.map((rows) => rows.map(fromRow).sort((a, b) => Number(a.id) - Number(b.id))),
+            Effect.map((rows) => payments.all(rows).sort((a, b) => Number(a.id) - Number(b.id))),
             Effect.orDie
           ),
         findByInteraction: (interactionID) =>
@@ -173,7 +233,7 @@ export const layer = Layer.mergeAll(
           }`),
         findByToken: (token) =>
           sql`SELECT token, session, party_id, data, created_at, valid_until FROM payment_resources WHERE token = ${token}`.pipe(
-            Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(resourceFromRow))),
+            Effect.map(resources.first),
             Effect.orDie
           )
       }

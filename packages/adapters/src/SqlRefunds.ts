@@ -12,9 +12,8 @@ import * as Cart from "@kassa/core/cart/Cart"
 import { RefundError, type RefundRecord, RefundStatus } from "@kassa/core/refund/Refund"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { DateColumn, IntColumn, JsonColumn, opt, OptionalText, toJson } from "./internal/rows.js"
+import { DateColumn, IntColumn, JsonColumn, opt, OptionalText, reader, toJson } from "./internal/rows.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
 
 const refundData = (r: RefundRecord) => ({ reason: r.reason, cart: r.cart, allocation: r.allocation, error: r.error })
@@ -44,30 +43,27 @@ const RefundRow = Schema.Struct({
   version: IntColumn
 })
 
-const refundsOf = (rows: ReadonlyArray<unknown>): Effect.Effect<Array<RefundRecord>> =>
-  Schema.decodeUnknown(Schema.Array(RefundRow))(rows).pipe(
-    Effect.map((decoded) =>
-      decoded.map(({ data: d, ...r }): RefundRecord => ({
-        id: r.id,
-        invoiceID: r.invoiceId,
-        paymentID: r.paymentId,
-        partyID: r.partyId,
-        shopID: r.shopId,
-        ...opt("externalID", r.externalId),
-        createdAt: r.createdAt,
-        amount: r.amount,
-        currency: r.currency,
-        ...opt("reason", d.reason),
-        ...opt("cart", d.cart),
-        ...opt("allocation", d.allocation),
-        status: r.status,
-        ...opt("error", d.error),
-        fee: r.fee,
-        version: r.version
-      }))
-    ),
-    Effect.orDie
-  )
+const refunds = reader(RefundRow, ({ data: d, ...r }): RefundRecord => ({
+  id: r.id,
+  invoiceID: r.invoiceId,
+  paymentID: r.paymentId,
+  partyID: r.partyId,
+  shopID: r.shopId,
+  ...opt("externalID", r.externalId),
+  createdAt: r.createdAt,
+  amount: r.amount,
+  currency: r.currency,
+  ...opt("reason", d.reason),
+  ...opt("cart", d.cart),
+  ...opt("allocation", d.allocation),
+  status: r.status,
+  ...opt("error", d.error),
+  fee: r.fee,
+  version: r.version
+}))
+
+/** Reads a `refunds` row (searches read the same rows). @since 0.1.0 @category rows */
+export const fromRow = refunds.one
 
 /** A `chargebacks` row. */
 const ChargebackRow = Schema.Struct({
@@ -86,27 +82,21 @@ const ChargebackRow = Schema.Struct({
   version: IntColumn
 })
 
-const chargebacksOf = (rows: ReadonlyArray<unknown>): Effect.Effect<Array<ChargebackRecord>> =>
-  Schema.decodeUnknown(Schema.Array(ChargebackRow))(rows).pipe(
-    Effect.map((decoded) =>
-      decoded.map((r): ChargebackRecord => ({
-        id: r.id,
-        invoiceID: r.invoiceId,
-        paymentID: r.paymentId,
-        partyID: r.partyId,
-        shopID: r.shopId,
-        createdAt: r.createdAt,
-        body: r.body,
-        levy: r.levy,
-        currency: r.currency,
-        ...opt("reasonCode", r.reasonCode),
-        stage: r.stage,
-        status: r.status,
-        version: r.version
+const chargebacks = reader(ChargebackRow, (r): ChargebackRecord => ({
+  id: r.id,
+  invoiceID: r.invoiceId,
+  paymentID: r.paymentId,
+  partyID: r.partyId,
+  shopID: r.shopId,
+  createdAt: r.createdAt,
+  body: r.body,
+  levy: r.levy,
+  currency: r.currency,
+  ...opt("reasonCode", r.reasonCode),
+  stage: r.stage,
+  status: r.status,
+  version: r.version
       }))
-    ),
-    Effect.orDie
-  )
 
 const byNumber = <A extends { readonly id: string }>(rows: Array<A>) =>
   rows.sort((a, b) => Number(a.id) - Number(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
@@ -122,22 +112,19 @@ export const layer = Layer.mergeAll(
       return {
         findById: (invoiceID, paymentID, id) =>
           read(sql`SELECT ${own} FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}`).pipe(
-            Effect.orDie,
-            Effect.flatMap(refundsOf),
-            Effect.map((refunds) => Option.fromNullable(refunds[0]))
+            Effect.map(refunds.first),
+            Effect.orDie
           ),
         findOfParty: (partyID, invoiceID, paymentID, id) =>
           read(sql`SELECT ${own} FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}
               AND party_id = ${partyID}`).pipe(
-            Effect.orDie,
-            Effect.flatMap(refundsOf),
-            Effect.map((refunds) => Option.fromNullable(refunds[0]))
+            Effect.map(refunds.first),
+            Effect.orDie
           ),
         listByPayment: (invoiceID, paymentID) =>
           read(sql`SELECT ${own} FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}`).pipe(
-            Effect.orDie,
-            Effect.flatMap(refundsOf),
-            Effect.map(byNumber)
+            Effect.map((rows) => byNumber(refunds.all(rows))),
+            Effect.orDie
           ),
         insert: (r) =>
           insert(sql, "refunds", sql`INSERT INTO refunds ${
@@ -172,13 +159,12 @@ export const layer = Layer.mergeAll(
       return {
         findById: (invoiceID, paymentID, id) =>
           read(sql`SELECT * FROM chargebacks WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}`).pipe(
-            Effect.orDie,
-            Effect.flatMap(chargebacksOf),
-            Effect.map((chargebacks) => Option.fromNullable(chargebacks[0]))
+            Effect.map(chargebacks.first),
+            Effect.orDie
           ),
         listByPayment: (invoiceID, paymentID) =>
           read(sql`SELECT * FROM chargebacks WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}
-              ORDER BY created_at, id`).pipe(Effect.orDie, Effect.flatMap(chargebacksOf)),
+              ORDER BY created_at, id`).pipe(Effect.map(chargebacks.all), Effect.orDie),
         insert: (c) =>
           sql`INSERT INTO chargebacks ${
             sql.insert({

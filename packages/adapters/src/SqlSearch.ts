@@ -23,6 +23,7 @@ import { SearchTokens } from "@kassa/core/ports/SearchTokens"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -30,7 +31,7 @@ import * as Where from "./internal/search/conditions.js"
 import * as Payers from "./internal/search/payers.js"
 import * as Rollups from "./internal/search/rollups.js"
 import * as Rows from "./internal/search/rows.js"
-import { int } from "./internal/rows.js"
+import { countOf, IntColumn, reader } from "./internal/rows.js"
 import * as RealTime from "./internal/realTime.js"
 
 /** The migration that adds the search columns and indexes (key `0010_search`). @since 0.1.0 */
@@ -111,6 +112,21 @@ const refunds: Table<RefundConditions> = {
   onlyStatus
 }
 
+/** A statistics row; the keys are there when grouped by (a country or payment system may be NULL). */
+const statsRows = reader(
+  Schema.Struct({
+    segment: IntColumn,
+    currency: Schema.optional(Schema.String),
+    country: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+    paymentSystem: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+    total: IntColumn,
+    successful: IntColumn,
+    revenue: Schema.optionalWith(IntColumn, { nullable: true, default: () => 0 }),
+    fee: Schema.optionalWith(IntColumn, { nullable: true, default: () => 0 })
+  }),
+  (r) => r
+)
+
 /** Offsets from which a page is sought through the rollups' counts rather than by skipping rows. */
 const SEEK_FROM = 2_000
 
@@ -136,11 +152,11 @@ export const make = (options: Pick<SearchOptions, "payers"> = {}) => Effect.gen(
         ])
       } AS n`
       : sql`SELECT ${plainCount(t, q, q.window)} AS n`
-    return statement.pipe(Effect.map((rows: ReadonlyArray<any>) => int(rows[0]?.n ?? 0)), Effect.orDie)
+    return statement.pipe(Effect.map(countOf), Effect.orDie)
   }
 
   /** A page: keyset (`after`) or offset; deep offsets skip whole blocks by their counts. */
-  const page = <C, R>(t: Table<C>, q: Query<C>, p: Page, decode: (row: any) => R) =>
+  const page = <C, R>(t: Table<C>, q: Query<C>, p: Page, decode: (row: unknown) => R) =>
     Effect.gen(function*() {
       let window = q.window
       let offset = p.offset
@@ -149,11 +165,7 @@ export const make = (options: Pick<SearchOptions, "payers"> = {}) => Effect.gen(
         const cover = Rollups.cover(q.window.from, q.window.to)
         const blocks = yield* Rollups.perBlock(sql, q.scope, t.kind, cover.blocks, t.status(q.conditions))
         const raw = yield* Effect.forEach(cover.raw, ([from, to]) =>
-          Effect.map(sql<{ n: unknown }>`SELECT ${plainCount(t, q, { from, to })} AS n`, (rows) => ({
-            start: from,
-            end: to,
-            n: int(rows[0]?.n ?? 0)
-          })))
+          Effect.map(sql`SELECT ${plainCount(t, q, { from, to })} AS n`, (rows) => ({ start: from, end: to, n: countOf(rows) })))
         let skipped = 0
         for (const unit of [...blocks, ...raw].sort((a, b) => b.start - a.start)) {
           if (skipped + unit.n > offset) break
@@ -226,15 +238,11 @@ export const make = (options: Pick<SearchOptions, "payers"> = {}) => Effect.gen(
       GROUP BY ${sql.csv([sql.literal("1"), ...groupBy])}`
     return statement.pipe(
       Effect.map((rows) =>
-        rows.map((r: any): StatsRow => ({
-          segment: int(r.segment),
-          ...(q.by.includes("currency") ? { currency: r.currency as string } : {}),
-          ...(q.by.includes("country") ? { country: (r.country ?? null) as string | null } : {}),
-          ...(q.by.includes("paymentSystem") ? { paymentSystem: (r.paymentSystem ?? null) as string | null } : {}),
-          total: int(r.total),
-          successful: int(r.successful),
-          revenue: int(r.revenue ?? 0),
-          fee: int(r.fee ?? 0)
+        statsRows.all(rows).map(({ country, currency, paymentSystem, ...r }): StatsRow => ({
+          ...r,
+          ...(q.by.includes("currency") ? { currency } : {}),
+          ...(q.by.includes("country") ? { country } : {}),
+          ...(q.by.includes("paymentSystem") ? { paymentSystem } : {})
         }))
       )
     )

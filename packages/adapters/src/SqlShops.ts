@@ -10,15 +10,15 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { BoolColumn, DateColumn, flag, IntColumn, JsonColumn, toJson } from "./internal/rows.js"
-import { Governance } from "./sql/driver/governance.js"
+import { BoolColumn, DateColumn, flag, IntColumn, JsonColumn, reader, toJson } from "./internal/rows.js"
+import { SqlDriver } from "./sql/driver/Driver.js"
 import { fromRow as contractFromRow } from "./SqlContracts.js"
 import { fromRow as partyFromRow } from "./SqlParties.js"
 
 /** A `shops` row. */
 const ShopRow = Schema.Struct({
-  id: Schema.String,
-  partyId: Schema.String,
+  id: Ids.ShopID,
+  partyId: Ids.PartyID,
   createdAt: DateColumn,
   isBlocked: BoolColumn,
   isSuspended: BoolColumn,
@@ -26,35 +26,30 @@ const ShopRow = Schema.Struct({
   categoryId: IntColumn,
   location: JsonColumn(Shop.Shop.fields.location),
   details: JsonColumn(Shop.Shop.fields.details),
-  contractId: Schema.String,
+  contractId: Ids.ContractID,
   version: IntColumn
 })
 
-const decodeRow = Schema.decodeUnknownSync(ShopRow)
-
-const fromRow = (row: unknown): Shop.ShopRecord => {
-  const r = decodeRow(row)
-  return {
-    id: Ids.ShopID.make(r.id),
-    partyID: Ids.PartyID.make(r.partyId),
-    createdAt: r.createdAt,
-    isBlocked: r.isBlocked,
-    isSuspended: r.isSuspended,
-    currency: r.currency,
-    categoryID: r.categoryId,
-    location: r.location,
-    details: r.details,
-    contractID: Ids.ContractID.make(r.contractId),
-    version: r.version
-  }
-}
+const shops = reader(ShopRow, (r): Shop.ShopRecord => ({
+  id: r.id,
+  partyID: r.partyId,
+  createdAt: r.createdAt,
+  isBlocked: r.isBlocked,
+  isSuspended: r.isSuspended,
+  currency: r.currency,
+  categoryID: r.categoryId,
+  location: r.location,
+  details: r.details,
+  contractID: r.contractId,
+  version: r.version
+}))
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(
   ShopRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const governance = yield* Governance
+    const { governance } = yield* SqlDriver
     const governed = governance.make<Option.Option<GovernedShop>>()
     const readGoverned = (partyID: string, id: string) =>
       sql`SELECT s.*, p.name AS p_name, p.email AS p_email, p.is_blocked AS p_is_blocked,
@@ -67,8 +62,8 @@ export const layer = Layer.effect(
       LEFT JOIN contracts c ON c.party_id = s.party_id AND c.id = s.contract_id
       WHERE s.party_id = ${partyID} AND s.id = ${id}`.pipe(
       Effect.map((rows) =>
-        Option.fromNullable(rows[0]).pipe(Option.map((r: any) => ({
-          shop: fromRow(r),
+        Option.fromNullable(rows[0]).pipe(Option.map((r) => ({
+          shop: shops.one(r),
           party: partyFromRow({
             id: r.partyId,
             name: r.pName,
@@ -97,7 +92,7 @@ export const layer = Layer.effect(
     return {
       findById: (partyID, id) =>
         sql`SELECT * FROM shops WHERE party_id = ${partyID} AND id = ${id}`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))),
+          Effect.map(shops.first),
           Effect.orDie
         ),
       // Read before almost every command: kept for a moment (see sql/driver/governance).
@@ -113,7 +108,7 @@ export const layer = Layer.effect(
         }),
       listByParty: (partyID) =>
         sql`SELECT * FROM shops WHERE party_id = ${partyID} ORDER BY created_at, id`.pipe(
-          Effect.map((rows) => rows.map(fromRow)),
+          Effect.map(shops.all),
           Effect.orDie
         ),
       insert: (s) =>

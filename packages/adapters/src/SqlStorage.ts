@@ -1,10 +1,10 @@
 /**
- * Every storage port on one `SqlClient`: the layer an embedder provides a client to.
+ * Every storage port on one `SqlClient` and its `SqlDriver` (both from `Database.layer`, or an
+ * embedder's own client with `SqlDriver.layer` on it).
  *
  * @since 0.1.0
  */
 import * as Layer from "effect/Layer"
-import * as Governance from "./sql/driver/governance.js"
 import * as SqlApiKeys from "./SqlApiKeys.js"
 import * as SqlContracts from "./SqlContracts.js"
 import * as SqlCustomers from "./SqlCustomers.js"
@@ -44,8 +44,4 @@ export const layer = (options?: SqlTimers.SchedulerOptions) =>
     SqlWebhooks.layer,
     SqlWebhookKeys.layer,
     SqlTimers.layer(options)
-  ).pipe(
-    // one governance cache for the parties' and the shops' stores
-    Layer.provide(Governance.layer),
-    (ports) => Layer.provideMerge(SqlRequestReplays.layer, ports)
-  )
+  ).pipe((ports) => Layer.provideMerge(SqlRequestReplays.layer, ports))

@@ -14,11 +14,18 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { date, json, toJson } from "./internal/rows.js"
+import * as Schema from "effect/Schema"
+import { IntColumn, JsonColumn, reader, toJson } from "./internal/rows.js"
 import * as RealTime from "./internal/realTime.js"
 import { change, insert } from "./sql/driver/writes.js"
 import * as Statements from "./sql/driver/Statements.js"
 import * as Workers from "./Workers.js"
+
+/** A due `timers` row; `dueAt` stays the stored number, which the claim and the removal match. */
+const dueTimers = reader(
+  Schema.Struct({ kind: Schema.String, subject: Schema.String, dueAt: IntColumn, payload: JsonColumn(Schema.Unknown) }),
+  (r) => r
+)
 
 /** Runs the timers that are due now; answers how many fired. @since 0.1.0 @category tags */
 export class Scheduler extends Context.Tag("kassa/Scheduler")<Scheduler, {
@@ -61,7 +68,7 @@ export const layer = (options: SchedulerOptions = { pollInterval: "250 millis", 
         register: (kind, handler) => Effect.sync(() => void handlers.set(kind, handler))
       }
 
-      const fireOne = (row: any, now: number) =>
+      const fireOne = (row: ReturnType<typeof dueTimers.one>, now: number) =>
         Effect.gen(function*() {
           const handler = handlers.get(row.kind)
           if (handler === undefined) return false
@@ -69,7 +76,7 @@ export const layer = (options: SchedulerOptions = { pollInterval: "250 millis", 
             WHERE kind = ${row.kind} AND subject = ${row.subject} AND due_at = ${row.dueAt}
             AND (locked_until IS NULL OR locked_until <= ${now}) RETURNING kind`
           if (claimed.length === 0) return false
-          const timer: Timer = { kind: row.kind, subject: row.subject, dueAt: date(row.dueAt), payload: json(row.payload) }
+          const timer: Timer = { kind: row.kind, subject: row.subject, dueAt: new Date(row.dueAt), payload: row.payload }
           yield* handler(timer).pipe(
             Effect.zipRight(
               sql`DELETE FROM timers WHERE kind = ${row.kind} AND subject = ${row.subject} AND due_at = ${row.dueAt}`
@@ -93,7 +100,7 @@ export const layer = (options: SchedulerOptions = { pollInterval: "250 millis", 
         if (kinds.length === 0) return 0
         const due = yield* sql`SELECT kind, subject, due_at, payload FROM timers
           WHERE due_at <= ${now} AND (locked_until IS NULL OR locked_until <= ${now})
-          AND ${sql.in("kind", kinds)} ORDER BY due_at LIMIT 200`.pipe(Effect.orDie)
+          AND ${sql.in("kind", kinds)} ORDER BY due_at LIMIT 200`.pipe(Effect.map(dueTimers.all), Effect.orDie)
         let fired = 0
         for (const row of due) if (yield* fireOne(row, now)) fired++
         return fired

@@ -1,20 +1,19 @@
 /**
- * `Transactions` on `SqlClient`: nested calls join the outer transaction.
+ * `Transactions` on `SqlClient` and its `SqlDriver`: nested calls join the outer transaction.
  *
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
 import { Transactions } from "@kassa/core/ports/Transactions"
 import * as RequestDeadline from "@kassa/core/RequestDeadline"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
-import * as GroupCommit from "./sql/driver/groupCommit.js"
 import { awaitWork } from "./internal/realTime.js"
 import { claiming, currentClaim } from "./internal/requestClaims.js"
-import { heldWrites, transaction, unitBatcher } from "./sql/driver/writes.js"
+import { SqlDriver } from "./sql/driver/Driver.js"
+import { heldWrites } from "./sql/driver/writes.js"
 
 /**
  * How long closing the layer waits for background work in flight, in real time whatever clock
@@ -29,28 +28,13 @@ export const shutdownGrace = "5 seconds"
 export const layer = Layer.scoped(
   Transactions,
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
+    const driver = yield* SqlDriver
     const inFlight = yield* FiberSet.make<void, never>()
     yield* Effect.addFinalizer(() => awaitWork(inFlight, shutdownGrace))
-    const sqlErrorsDie = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError>, R> =>
-      effect.pipe(Effect.catchTag("SqlError" as any, (e) => Effect.die(e))) as any
-    // PostgreSQL: a transaction's pure writes go together, before its next other statement or its
-    // COMMIT; one that only writes never opens, and such units arriving together go as one statement.
-    // SQLite: transactions that arrive together share one COMMIT (its fsync is most of their time).
-    const dialectTransaction = yield* sql.onDialectOrElse({
-      pg: () =>
-        Effect.map(unitBatcher(sql), (sendUnit) => {
-          const run = transaction(sql, sendUnit)
-          return <A, E, R>(effect: Effect.Effect<A, E, R>) => sqlErrorsDie(run(effect))
-        }),
-      orElse: () =>
-        Effect.map(GroupCommit.make(sql, { maxUnits: 64 }), (grouped) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-          sqlErrorsDie(grouped(effect)))
-    })
     // A request past its deadline commits nothing; once one of its transactions commits, it is kept.
     const beforeCommit = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.zipLeft(effect, RequestDeadline.beforeCommit)
     // A request's replay key is claimed by its first transaction that writes (`SqlRequestReplays`).
-    const claimed = claiming(sql)
+    const claimed = claiming(yield* SqlClient.SqlClient)
     return {
       background: <A, E>(effect: Effect.Effect<A, E>) =>
         effect.pipe(
@@ -64,7 +48,7 @@ export const layer = Layer.scoped(
           FiberSet.run(inFlight),
           Effect.asVoid
         ),
-      withTransaction: claimed(<A, E, R>(effect: Effect.Effect<A, E, R>) => dialectTransaction(beforeCommit(effect)))
+      withTransaction: claimed(<A, E, R>(effect: Effect.Effect<A, E, R>) => driver.transaction(beforeCommit(effect)))
     }
   })
 )

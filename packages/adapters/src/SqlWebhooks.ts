@@ -10,26 +10,62 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { WebhookDeliveries } from "@kassa/core/ports/WebhookDeliveries"
 import { WebhookRepository } from "@kassa/core/ports/WebhookRepository"
-import type { WebhookRecord, WebhookScope } from "@kassa/core/webhook/Webhook"
+import { type WebhookRecord, WebhookScope } from "@kassa/core/webhook/Webhook"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { date, int, json, toJson } from "./internal/rows.js"
-import { attemptFromRow, deliveryColumns, deliveryFromRow, deliveryJoin, enqueue } from "./internal/webhooks/queue.js"
+import * as Schema from "effect/Schema"
+import { DateColumn, IntColumn, JsonColumn, OptionalText, reader, toJson } from "./internal/rows.js"
+import { attemptColumns, attempts, deliveries, deliveryColumns, deliveryJoin, enqueue } from "./internal/webhooks/queue.js"
 
-const fromRow = (r: any): WebhookRecord => ({
-  id: r.id,
-  active: r.deletedAt === null || r.deletedAt === undefined,
-  scope: json(r.scope),
-  partyID: r.partyId,
-  url: r.url,
-  publicKey: r.publicKey,
-  createdAt: date(r.createdAt)
-})
+/** A webhook row with its party's current public key (`withKey`). */
+const webhooks = reader(
+  Schema.Struct({
+    id: Schema.String,
+    partyId: Schema.String,
+    scope: JsonColumn(WebhookScope),
+    url: Schema.String,
+    publicKey: Schema.String,
+    createdAt: DateColumn,
+    deletedAt: Schema.NullOr(IntColumn)
+  }),
+  (r): WebhookRecord => ({
+    id: r.id,
+    active: r.deletedAt === null,
+    scope: r.scope,
+    partyID: r.partyId,
+    url: r.url,
+    publicKey: r.publicKey,
+    createdAt: r.createdAt
+  })
+)
 
 /** The webhooks with their party's current public key. */
-const withKey = `SELECT w.*, k.public_key FROM webhooks w
+const withKey = `SELECT w.id, w.party_id, w.scope, w.url, k.public_key, w.created_at, w.deleted_at FROM webhooks w
   JOIN webhook_keys k ON k.party_id = w.party_id AND k.retired_at IS NULL`
+
+/** A webhook subscribed to a topic, with its party's current key if there is one. */
+const subscribers = reader(
+  Schema.Struct({ id: Schema.String, scope: JsonColumn(WebhookScope), keyId: OptionalText }),
+  (r) => ({ webhookID: r.id, scope: r.scope, keyID: r.keyId })
+)
+
+const existing = reader(Schema.Struct({ deletedAt: Schema.NullOr(IntColumn) }), (r) => ({ deleted: r.deletedAt !== null }))
+
+const counts = reader(Schema.Struct({ n: IntColumn }), (r) => r.n)
+
+/** The delivery a redelivery repeats. */
+const originals = reader(
+  Schema.Struct({
+    subjectType: Schema.String,
+    subjectId: Schema.String,
+    eventId: IntColumn,
+    topic: Schema.String,
+    eventType: Schema.String,
+    body: Schema.String
+  }),
+  (r) => r
+)
 
 /** A delivery id from the wire: the queue's serial number. */
 const deliveryNumber = (id: string): number | undefined => (/^[1-9]\d{0,15}$/.test(id) ? Number(id) : undefined)
@@ -40,24 +76,24 @@ export const repositoryLayer = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const countForShop = (partyID: string, shopID: string, topic: string) =>
-      sql<{ n: unknown }>`SELECT COUNT(*) AS n FROM webhooks WHERE party_id = ${partyID} AND shop_id = ${shopID}
-        AND topic = ${topic} AND deleted_at IS NULL`.pipe(Effect.map((rows) => int(rows[0]!.n)))
+      sql`SELECT COUNT(*) AS n FROM webhooks WHERE party_id = ${partyID} AND shop_id = ${shopID}
+        AND topic = ${topic} AND deleted_at IS NULL`.pipe(Effect.map((rows) => counts.one(rows[0])))
     return {
       findById: (partyID, id) =>
         sql`${sql.literal(withKey)} WHERE w.id = ${id} AND w.party_id = ${partyID} AND w.deleted_at IS NULL`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))),
+          Effect.map(webhooks.first),
           Effect.orDie
         ),
       listByParty: (partyID) =>
         sql`${sql.literal(withKey)} WHERE w.party_id = ${partyID} AND w.deleted_at IS NULL ORDER BY w.created_at, w.id`.pipe(
-          Effect.map((rows) => rows.map(fromRow)),
+          Effect.map(webhooks.all),
           Effect.orDie
         ),
       subscribers: (partyID, topic) =>
-        sql<{ id: string; scope: unknown; keyId: string | null }>`SELECT w.id, w.scope, k.id AS key_id FROM webhooks w
+        sql`SELECT w.id, w.scope, k.id AS key_id FROM webhooks w
           LEFT JOIN webhook_keys k ON k.party_id = w.party_id AND k.retired_at IS NULL
           WHERE w.party_id = ${partyID} AND w.topic = ${topic} AND w.deleted_at IS NULL ORDER BY w.created_at, w.id`.pipe(
-          Effect.map((rows) => rows.map((r) => ({ webhookID: r.id, scope: json<WebhookScope>(r.scope), keyID: r.keyId ?? undefined }))),
+          Effect.map(subscribers.all),
           Effect.orDie
         ),
       countForShop: (partyID, shopID, topic) => Effect.orDie(countForShop(partyID, shopID, topic)),
@@ -107,16 +143,12 @@ export const deliveriesLayer = Layer.effect(
     const from = sql.literal(deliveryJoin)
     const getOne = (webhookID: string, n: number) =>
       sql`SELECT ${columns} FROM ${from} WHERE d.webhook_id = ${webhookID} AND d.id = ${n}`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(deliveryFromRow)))
+        Effect.map(deliveries.first)
       )
     return {
       webhookExists: (webhookID) =>
-        sql<{ deletedAt: unknown }>`SELECT deleted_at FROM webhooks WHERE id = ${webhookID}`.pipe(
-          Effect.map((rows) =>
-            Option.fromNullable(rows[0]).pipe(
-              Option.map((r) => ({ deleted: r.deletedAt !== null && r.deletedAt !== undefined }))
-            )
-          ),
+        sql`SELECT deleted_at FROM webhooks WHERE id = ${webhookID}`.pipe(
+          Effect.map(existing.first),
           Effect.orDie
         ),
       list: (webhookID, query) =>
@@ -124,7 +156,7 @@ export const deliveriesLayer = Layer.effect(
           ? sql`SELECT ${columns} FROM ${from} WHERE d.webhook_id = ${webhookID} ORDER BY d.id DESC LIMIT ${query.limit}`
           : sql`SELECT ${columns} FROM ${from} WHERE d.webhook_id = ${webhookID} AND d.status = ${query.status}
               ORDER BY d.id DESC LIMIT ${query.limit}`).pipe(
-            Effect.map((rows) => rows.map(deliveryFromRow)),
+            Effect.map(deliveries.all),
             Effect.orDie
           ),
       get: (webhookID, deliveryID) => {
@@ -134,9 +166,9 @@ export const deliveriesLayer = Layer.effect(
       attempts: (webhookID, deliveryID) => {
         const n = deliveryNumber(deliveryID)
         if (n === undefined) return Effect.succeed([])
-        return sql`SELECT a.* FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+        return sql`SELECT ${sql.literal(attemptColumns)} FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
           WHERE d.webhook_id = ${webhookID} AND a.delivery_id = ${n} ORDER BY a.number`.pipe(
-          Effect.map((rows) => rows.map(attemptFromRow)),
+          Effect.map(attempts.all),
           Effect.orDie
         )
       },
@@ -144,12 +176,15 @@ export const deliveriesLayer = Layer.effect(
         Effect.gen(function*() {
           const n = deliveryNumber(deliveryID)
           if (n === undefined) return Option.none()
-          const rows = yield* sql<any>`SELECT * FROM webhook_deliveries WHERE webhook_id = ${webhookID} AND id = ${n}`
-          const original = rows[0]
-          if (original === undefined) return Option.none()
+          const found = originals.first(
+            yield* sql`SELECT subject_type, subject_id, event_id, topic, event_type, body FROM webhook_deliveries
+              WHERE webhook_id = ${webhookID} AND id = ${n}`
+          )
+          if (Option.isNone(found)) return Option.none()
+          const original = found.value
           const id = yield* enqueue(sql, {
             subject: { webhookID, type: original.subjectType, id: original.subjectId },
-            eventID: int(original.eventId),
+            eventID: original.eventId,
             topic: original.topic,
             eventType: original.eventType,
             body: original.body,

@@ -23,6 +23,8 @@ export * as SqlContracts from "./SqlContracts.js"
 /** @since 0.1.0 */
 export * as SqlCustomers from "./SqlCustomers.js"
 /** @since 0.1.0 */
+export * as SqlDriver from "./sql/driver/Driver.js"
+/** @since 0.1.0 */
 export * as SqlEventLog from "./SqlEventLog.js"
 /** @since 0.1.0 */
 export * as SqlIdempotency from "./SqlIdempotency.js"

@@ -59,28 +59,28 @@ export interface SendResult {
 
 /** @since 0.1.0 A lookup that refuses hosts resolving to forbidden addresses. */
 const guardedLookup = (resolver: Resolver, policy: PolicyOptions): LookupFunction =>
-  ((hostname: string, options: any, callback: (...args: Array<any>) => void) => {
+  (hostname, options, callback) => {
     resolver(hostname).then(
       (addresses) => {
-        const family = typeof options === "object" && options !== null ? options.family : undefined
+        const family = options.family
         const usable = family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses
         if (usable.length === 0) {
           const error: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`)
           error.code = "ENOTFOUND"
-          return callback(error)
+          return callback(error, "")
         }
         const refused = refusedAddress(hostname, addresses, policy)
         if (refused !== undefined) {
           const error: NodeJS.ErrnoException = new Error(refused)
           error.code = "EWEBHOOKREFUSED"
-          return callback(error)
+          return callback(error, "")
         }
-        if (options?.all) return callback(null, usable.map((a) => ({ address: a.address, family: a.family })))
+        if (options.all === true) return callback(null, usable.map((a) => ({ address: a.address, family: a.family })))
         callback(null, usable[0]!.address, usable[0]!.family)
       },
-      (error) => callback(error)
+      (error: NodeJS.ErrnoException) => callback(error, "")
     )
-  }) as LookupFunction
+  }
 
 /**
  * POSTs `body` to `url`; resolves (never rejects) once a status line arrived, or with the

@@ -20,9 +20,10 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as Batcher from "../sql/driver/batcher.js"
 import { rowLock } from "../internal/locks.js"
-import { int, optDate } from "../internal/rows.js"
+import { IntColumn, OptionalDate, reader } from "../internal/rows.js"
 import { enqueueMany } from "../internal/webhooks/queue.js"
 import * as Statements from "../sql/driver/Statements.js"
 
@@ -41,20 +42,51 @@ const headJoins = `webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
   LEFT JOIN webhook_keys qk ON qk.id = d.key_id
   LEFT JOIN webhook_keys ck ON ck.party_id = w.party_id AND ck.retired_at IS NULL`
 
-const present = (v: unknown) => v !== null && v !== undefined
+/** A queued notification, as `headColumns` reads it. */
+const heads = reader(
+  Schema.Struct({
+    id: IntColumn,
+    attempts: IntColumn,
+    firstAttemptAt: Schema.NullOr(IntColumn),
+    body: Schema.String,
+    url: Schema.String,
+    deletedAt: Schema.NullOr(IntColumn),
+    queuedKey: Schema.NullOr(Schema.String),
+    queuedKeyRetiredAt: OptionalDate,
+    currentKey: Schema.String
+  }),
+  (r): Pending => ({
+    deliveryID: r.id,
+    attempts: r.attempts,
+    firstAttemptAt: r.firstAttemptAt ?? undefined,
+    body: r.body,
+    url: r.url,
+    webhookDeleted: r.deletedAt !== null,
+    queuedKey: r.queuedKey === null ? undefined : { privateKeyRef: r.queuedKey, retiredAt: r.queuedKeyRetiredAt },
+    currentKey: r.currentKey
+  })
+)
 
-const pendingOf = (r: any): Pending => ({
-  deliveryID: int(r.id),
-  attempts: int(r.attempts),
-  firstAttemptAt: present(r.firstAttemptAt) ? int(r.firstAttemptAt) : undefined,
-  body: String(r.body),
-  url: r.url,
-  webhookDeleted: present(r.deletedAt),
-  queuedKey: present(r.queuedKey) ? { privateKeyRef: r.queuedKey, retiredAt: optDate(r.queuedKeyRetiredAt) } : undefined,
-  currentKey: r.currentKey
-})
+/** The heads a `LEFT JOIN` read: a subject with an empty queue comes with one row of NULLs. */
+const headsPresent = (rows: ReadonlyArray<{ readonly id?: unknown }>): Array<Pending> =>
+  rows.flatMap((r) => (r.id === null || r.id === undefined ? [] : [heads.one(r)]))
 
-const subjectKey = (webhookID: unknown, type: unknown, id: unknown) => `${webhookID}\u0000${type}\u0000${id}`
+/** A subject claimed, as the claim's `RETURNING` names it. */
+const claims = reader(
+  Schema.Struct({ webhookId: Schema.String, subjectType: Schema.String, subjectId: Schema.String, version: IntColumn }),
+  (r) => ({ subject: { webhookID: r.webhookId, type: r.subjectType, id: r.subjectId }, version: r.version })
+)
+
+/** A subject claimed, as a statement that joins its queue to it names it (`c_…`). */
+const joinedSubjects = reader(
+  Schema.Struct({ cWebhookId: Schema.String, cSubjectType: Schema.String, cSubjectId: Schema.String }),
+  (r): Subject => ({ webhookID: r.cWebhookId, type: r.cSubjectType, id: r.cSubjectId })
+)
+
+const versions = reader(Schema.Struct({ version: IntColumn }), (r) => r.version)
+const lockVersions = reader(Schema.Struct({ lockVersion: IntColumn }), (r) => r.lockVersion)
+
+const subjectKey = (s: Subject) => `${s.webhookID}\u0000${s.type}\u0000${s.id}`
 
 /** A successful attempt to record; `release` gives the subject back (its queue was drained at `version`). */
 interface Delivered {
@@ -83,7 +115,7 @@ const make = Effect.gen(function*() {
       RETURNING webhook_id, subject_type, subject_id, version`
     return sql.onDialectOrElse({
       pg: () =>
-        sql<any>`WITH c AS (${claim})
+        sql`WITH c AS (${claim})
           SELECT c.webhook_id AS c_webhook_id, c.subject_type AS c_subject_type, c.subject_id AS c_subject_id,
             c.version AS lock_version, h.*
           FROM c LEFT JOIN LATERAL (${
@@ -92,42 +124,42 @@ const make = Effect.gen(function*() {
           Effect.map((rows) => {
             const claimed = new Map<string, { readonly lease: Lease; readonly pending: Array<Pending> }>()
             for (const r of rows) {
-              const key = subjectKey(r.cWebhookId, r.cSubjectType, r.cSubjectId)
+              const subject = joinedSubjects.one(r)
+              const key = subjectKey(subject)
               let c = claimed.get(key)
               if (c === undefined) {
-                const subject = { webhookID: r.cWebhookId, type: r.cSubjectType, id: r.cSubjectId }
-                c = { lease: { subject, worker, version: int(r.lockVersion) }, pending: [] }
+                c = { lease: { subject, worker, version: lockVersions.one(r) }, pending: [] }
                 claimed.set(key, c)
               }
-              if (present(r.id)) c.pending.push(pendingOf(r))
+              c.pending.push(...headsPresent([r]))
             }
             return [...claimed.values()].map((c): Claimed => ({ ...c, complete: c.pending.length < HEADS_PER_READ }))
           })
         ),
       // SQLite: the claimed subjects' queues in one more statement, for all of them.
       orElse: () =>
-        claim.pipe(Effect.flatMap((rows: ReadonlyArray<any>) =>
-          rows.length === 0 ? Effect.succeed([]) : sql<any>`SELECT * FROM (
+        claim.pipe(Effect.map(claims.all), Effect.flatMap((rows) =>
+          rows.length === 0 ? Effect.succeed([]) : sql`SELECT * FROM (
               SELECT d.webhook_id AS c_webhook_id, d.subject_type AS c_subject_type, d.subject_id AS c_subject_id,
                 ${sql.literal(headColumns)},
                 ROW_NUMBER() OVER (PARTITION BY d.webhook_id, d.subject_type, d.subject_id ORDER BY d.id) AS rn
               FROM ${sql.literal(headJoins)}
               WHERE (d.webhook_id, d.subject_type, d.subject_id) IN (VALUES ${
-            sql.join(", ", false)(rows.map((r) => sql`(${r.webhookId}, ${r.subjectType}, ${r.subjectId})`))
+            sql.join(", ", false)(rows.map(({ subject: c }) => sql`(${c.webhookID}, ${c.type}, ${c.id})`))
           }) AND d.status = 'pending')
             WHERE rn <= ${HEADS_PER_READ} ORDER BY id`.pipe(
-            Effect.map((heads) => {
+            Effect.map((found) => {
               const queues = new Map<string, Array<Pending>>()
-              for (const h of heads) {
-                const key = subjectKey(h.cWebhookId, h.cSubjectType, h.cSubjectId)
+              for (const h of found) {
+                const key = subjectKey(joinedSubjects.one(h))
                 const queue = queues.get(key)
-                if (queue === undefined) queues.set(key, [pendingOf(h)])
-                else queue.push(pendingOf(h))
+                if (queue === undefined) queues.set(key, [heads.one(h)])
+                else queue.push(heads.one(h))
               }
-              return rows.map((r): Claimed => {
-                const pending = queues.get(subjectKey(r.webhookId, r.subjectType, r.subjectId)) ?? []
+              return rows.map(({ subject, version }): Claimed => {
+                const pending = queues.get(subjectKey(subject)) ?? []
                 return {
-                  lease: { subject: { webhookID: r.webhookId, type: r.subjectType, id: r.subjectId }, worker, version: int(r.version) },
+                  lease: { subject, worker, version },
                   pending,
                   complete: pending.length < HEADS_PER_READ
                 }
@@ -143,23 +175,23 @@ const make = Effect.gen(function*() {
    * follows: one statement on PostgreSQL.
    */
   const renew = (s: Subject, worker: string, until: number): Effect.Effect<Option.Option<Claimed>, SqlError> => {
-    const heads = headsOf(s)
+    const queue = headsOf(s)
     const lock = sql`UPDATE webhook_subjects SET locked_until = ${until}
       WHERE ${subjectIs(s)} AND lock_owner = ${worker} RETURNING version`
-    const claimed = (version: number, rows: ReadonlyArray<any>) => {
-      const pending = rows.filter((r) => present(r.id)).map(pendingOf)
+    const claimed = (version: number, rows: ReadonlyArray<{ readonly id?: unknown }>) => {
+      const pending = headsPresent(rows)
       return Option.some<Claimed>({ lease: { subject: s, worker, version }, pending, complete: pending.length < HEADS_PER_READ })
     }
     return sql.onDialectOrElse({
       pg: () =>
-        sql<any>`WITH l AS (${lock}) SELECT l.version AS lock_version, h.* FROM l LEFT JOIN LATERAL (${heads}) h ON true`.pipe(
-          Effect.map((rows) => rows.length === 0 ? Option.none() : claimed(int(rows[0].lockVersion), rows))
+        sql`WITH l AS (${lock}) SELECT l.version AS lock_version, h.* FROM l LEFT JOIN LATERAL (${queue}) h ON true`.pipe(
+          Effect.map((rows) => rows.length === 0 ? Option.none() : claimed(lockVersions.one(rows[0]), rows))
         ),
       orElse: () =>
         Effect.gen(function*() {
           const locked = yield* lock
           if (locked.length === 0) return Option.none()
-          return claimed(int(locked[0]!.version), yield* heads)
+          return claimed(versions.one(locked[0]), yield* queue)
         })
     })
   }

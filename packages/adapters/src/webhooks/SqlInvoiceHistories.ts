@@ -10,9 +10,16 @@ import type { PaymentRecord } from "@kassa/core/payment/Payment"
 import { type InvoiceHistory, InvoiceHistories } from "@kassa/core/ports/InvoiceHistories"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { date, int, json } from "../internal/rows.js"
+import * as Schema from "effect/Schema"
+import { DateColumn, IntColumn, JsonColumn, reader } from "../internal/rows.js"
 import { columns as invoiceColumns, fromRow as invoiceFromRow } from "../SqlInvoices.js"
 import { columns as paymentColumns, fromRow as paymentFromRow } from "../SqlPayments.js"
+
+/** An invoice's event, with the invoice it is of. */
+const events = reader(
+  Schema.Struct({ aggregateId: Schema.String, id: IntColumn, createdAt: DateColumn, changes: JsonColumn(Schema.Array(Schema.Unknown)) }),
+  (r) => r
+)
 
 interface Building {
   readonly events: Array<InvoiceHistory["events"][number]>
@@ -32,19 +39,21 @@ export const layer = Layer.effect(
           if (invoiceIDs.length === 0) return data
           for (const id of invoiceIDs) data.set(id, { events: [], invoice: undefined, payments: [] })
           const [eventRows, invoiceRows, paymentRows] = yield* Effect.all([
-            sql<any>`SELECT aggregate_id, id, created_at, changes FROM events
+            sql`SELECT aggregate_id, id, created_at, changes FROM events
               WHERE aggregate_type = 'invoice' AND ${sql.in("aggregate_id", invoiceIDs)} ORDER BY aggregate_id, id`,
-            sql<any>`SELECT ${sql.literal(invoiceColumns)} FROM invoices WHERE ${sql.in("id", invoiceIDs)}`,
-            sql<any>`SELECT ${sql.literal(paymentColumns)} FROM payments WHERE ${sql.in("invoice_id", invoiceIDs)}`
+            sql`SELECT ${sql.literal(invoiceColumns)} FROM invoices WHERE ${sql.in("id", invoiceIDs)}`,
+            sql`SELECT ${sql.literal(paymentColumns)} FROM payments WHERE ${sql.in("invoice_id", invoiceIDs)}`
           ])
-          for (const r of eventRows) {
-            data.get(r.aggregateId)?.events.push({ id: int(r.id), createdAt: date(r.createdAt), changes: json(r.changes) })
+          for (const { aggregateId, ...event } of events.all(eventRows)) data.get(aggregateId)?.events.push(event)
+          for (const row of invoiceRows) {
+            const invoice = invoiceFromRow(row)
+            const entry = data.get(invoice.id)
+            if (entry !== undefined) entry.invoice = invoice
           }
-          for (const r of invoiceRows) {
-            const entry = data.get(r.id)
-            if (entry !== undefined) entry.invoice = invoiceFromRow(r)
+          for (const row of paymentRows) {
+            const payment = paymentFromRow(row)
+            data.get(payment.invoiceID)?.payments.push(payment)
           }
-          for (const r of paymentRows) data.get(r.invoiceId)?.payments.push(paymentFromRow(r))
           for (const entry of data.values()) entry.payments.sort((x, y) => Number(x.id) - Number(y.id))
           return data
         }).pipe(Effect.orDie)

@@ -11,8 +11,18 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Outbox, type OutboxEntry } from "@kassa/core/ports/Outbox"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import { rowLock } from "../internal/locks.js"
-import { int } from "../internal/rows.js"
+import { IntColumn, reader } from "../internal/rows.js"
+
+/** An `outbox` row: its entry, and the sequence number it is removed by. */
+const entries = reader(
+  Schema.Struct({ seq: IntColumn, aggregateType: Schema.String, aggregateId: Schema.String, eventId: IntColumn, partyId: Schema.String }),
+  (r): { readonly seq: number; readonly entry: OutboxEntry } => ({
+    seq: r.seq,
+    entry: { aggregateType: r.aggregateType, aggregateID: r.aggregateId, eventID: r.eventId, partyID: r.partyId }
+  })
+)
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(
@@ -24,19 +34,14 @@ export const layer = Layer.effect(
       pending: sql`SELECT 1 FROM outbox LIMIT 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
       take: (limit, f) =>
         Effect.gen(function*() {
-          const rows = yield* sql<any>`SELECT o.seq, o.aggregate_type, o.aggregate_id, o.event_id, o.party_id FROM outbox o
+          const rows = yield* sql`SELECT o.seq, o.aggregate_type, o.aggregate_id, o.event_id, o.party_id FROM outbox o
             WHERE NOT EXISTS (
               SELECT 1 FROM outbox p WHERE p.aggregate_type = o.aggregate_type AND p.aggregate_id = o.aggregate_id
               AND p.seq < o.seq)
-            ORDER BY o.seq LIMIT ${limit} ${rowLock(sql, "FOR UPDATE OF o SKIP LOCKED")}`
+            ORDER BY o.seq LIMIT ${limit} ${rowLock(sql, "FOR UPDATE OF o SKIP LOCKED")}`.pipe(Effect.map(entries.all))
           if (rows.length === 0) return 0
-          yield* f(rows.map((r): OutboxEntry => ({
-            aggregateType: r.aggregateType,
-            aggregateID: String(r.aggregateId),
-            eventID: int(r.eventId),
-            partyID: r.partyId
-          })))
-          yield* sql`DELETE FROM outbox WHERE ${sql.in("seq", rows.map((r) => int(r.seq)))}`
+          yield* f(rows.map(({ entry }) => entry))
+          yield* sql`DELETE FROM outbox WHERE ${sql.in("seq", rows.map(({ seq }) => seq))}`
           return rows.length
         }).pipe(sql.withTransaction, Effect.orDie)
     }

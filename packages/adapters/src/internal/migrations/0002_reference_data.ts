@@ -23,7 +23,7 @@ export default Effect.gen(function*() {
   for (const statement of statements) yield* sql.unsafe(statement)
 
   const insertAll = <A extends Record<string, unknown>>(table: string, rows: ReadonlyArray<A>) =>
-    rows.length === 0 ? Effect.void : sql`INSERT INTO ${sql(table)} ${sql.insert(rows as any)}`
+    rows.length === 0 ? Effect.void : sql`INSERT INTO ${sql(table)} ${sql.insert(rows)}`
 
   yield* insertAll("ref_categories", Reference.categories.map((c) => ({
     categoryId: c.categoryID, name: c.name, description: c.description ?? null, type: c.type

@@ -11,7 +11,17 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Scope, Window } from "@kassa/core/ports/SearchRepository"
 import * as Effect from "effect/Effect"
-import { int } from "../rows.js"
+import * as Schema from "effect/Schema"
+import { countOf, IntColumn, reader } from "../rows.js"
+
+/** How many payers are certainly in the window, and how many may be. */
+const split = reader(
+  Schema.Struct({
+    certain: Schema.optionalWith(IntColumn, { nullable: true, default: () => 0 }),
+    doubtful: Schema.optionalWith(IntColumn, { nullable: true, default: () => 0 })
+  }),
+  (r) => r
+)
 import { scoped, SUCCESSFUL } from "./conditions.js"
 import * as Rollups from "./rollups.js"
 
@@ -40,7 +50,7 @@ export const unique = (sql: Sql, scope: Scope, w: Window, options: Options = {})
 
   // the window's successful payments: aligned blocks from the rollups, the ends from the rows
   const cover = Rollups.cover(w.from, w.to)
-  const payments = sql<{ n: unknown }>`SELECT ${
+  const payments = sql`SELECT ${
     sql.join(" + ", false)([
       Rollups.countOf(sql, scope, "ps", cover.blocks, SUCCESSFUL),
       ...cover.raw.map(([from, to]) =>
@@ -48,25 +58,23 @@ export const unique = (sql: Sql, scope: Scope, w: Window, options: Options = {})
       )
     ])
   } AS n`
-  const ranges = sql<{ certain: unknown; doubtful: unknown }>`SELECT
+  const ranges = sql`SELECT
       SUM(CASE WHEN ${inside} THEN 1 ELSE 0 END) AS certain,
       SUM(CASE WHEN ${inside} THEN 0 ELSE 1 END) AS doubtful
     FROM search_payers s WHERE ${overlapping}`
-  const probed = sql<{ n: unknown }>`SELECT COUNT(*) AS n FROM search_payers s WHERE ${overlapping} AND (${inside} OR EXISTS (
+  const probed = sql`SELECT COUNT(*) AS n FROM search_payers s WHERE ${overlapping} AND (${inside} OR EXISTS (
       SELECT 1 FROM payments p
       WHERE p.party_id = s.party_id AND p.shop_id = s.shop_id AND p.search_payer = s.payer AND ${successful}
         AND p.search_payer IS NOT NULL AND p.created_at >= ${w.from} AND p.created_at < ${w.to}))`
-  const scanned = sql<{ n: unknown }>`SELECT COUNT(*) AS n FROM (
+  const scanned = sql`SELECT COUNT(*) AS n FROM (
       SELECT DISTINCT p.search_payer FROM payments p
       WHERE ${sql.and([...scoped(sql, "p", scope, w), successful, sql`p.search_payer IS NOT NULL`])}
     ) payers`
-  const count = (rows: ReadonlyArray<{ n: unknown }>) => int(rows[0]?.n ?? 0)
+  const count = countOf
 
   return Effect.gen(function*() {
     if (count(yield* payments) <= scanUpTo) return count(yield* scanned)
-    const rows = yield* ranges
-    const certain = int(rows[0]?.certain ?? 0)
-    const doubtful = int(rows[0]?.doubtful ?? 0)
+    const { certain, doubtful } = split.one((yield* ranges)[0])
     if (doubtful === 0) return certain
     return count(yield* (doubtful <= probes ? probed : scanned))
   })

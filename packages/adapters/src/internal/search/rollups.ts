@@ -10,7 +10,23 @@ import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import type { Scope, StatsQuery, StatsRow } from "@kassa/core/ports/SearchRepository"
 import * as Effect from "effect/Effect"
-import { int } from "../rows.js"
+import * as Schema from "effect/Schema"
+import { countOf as firstCount, IntColumn, reader } from "../rows.js"
+
+/** A block's count. */
+const blockCounts = reader(Schema.Struct({ t: IntColumn, n: IntColumn }), (r) => r)
+
+/** Sums per bucket and keys. */
+const bucketSums = reader(
+  Schema.Struct({ segment: IntColumn, k1: Schema.String, k2: Schema.String, n: IntColumn, amount: IntColumn, fee: IntColumn }),
+  (r) => r
+)
+
+/** Whether the compaction's advisory lock was taken. */
+const lockTaken = reader(Schema.Struct({ locked: Schema.Boolean }), (r) => r.locked)
+
+/** The deltas waiting to be folded: the last one's number, and how many. */
+const pendingDeltas = reader(Schema.Struct({ seq: Schema.NullOr(IntColumn), n: IntColumn }), (r) => r)
 import { SUCCESSFUL } from "./conditions.js"
 
 type Sql = SqlClient.SqlClient
@@ -129,15 +145,14 @@ export const countOf = (
 /** Rows of `kind` per block of a cover: `[start, end)` in ms with their count. */
 export const perBlock = (sql: Sql, scope: Scope, kind: string, blocks: Cover["blocks"], k1?: string) =>
   Effect.forEach((["d", "h", "q"] as const).filter((g) => blocks[g].length > 0), (grain) =>
-    sql<{ t: unknown; n: unknown }>`SELECT t, SUM(n) AS n FROM (${
+    sql`SELECT t, SUM(n) AS n FROM (${
       source(sql, scope, kind, grain, blocks[grain], k1)
     }) AS rolled GROUP BY t`.pipe(
       Effect.map((rows) => {
         const wanted = new Set(blocks[grain])
-        return rows.flatMap((r) => {
-          const t = int(r.t)
-          return wanted.has(t) ? [{ start: t * grainMs[grain], end: (t + 1) * grainMs[grain], n: int(r.n) }] : []
-        })
+        return blockCounts.all(rows).flatMap(({ n, t }) =>
+          wanted.has(t) ? [{ start: t * grainMs[grain], end: (t + 1) * grainMs[grain], n }] : []
+        )
       })
     )).pipe(Effect.map((all) => all.flat()))
 
@@ -164,16 +179,7 @@ export const perBucketAndKeys = (
           GROUP BY 1, k1, k2`
       : manyRuns(sql, scope, kind, grain, inBuckets)
     return statement.pipe(
-      Effect.map((rows) =>
-        rows.map((r: any) => ({
-          segment: int(r.segment),
-          k1: r.k1 as string,
-          k2: r.k2 as string,
-          n: int(r.n),
-          amount: int(r.amount),
-          fee: int(r.fee)
-        }))
-      )
+      Effect.map(bucketSums.all)
     )
   }, { concurrency: "unbounded" }).pipe(Effect.map((all) => all.flat()))
 
@@ -309,9 +315,9 @@ export const compact = (sql: Sql, batch: number): Effect.Effect<number, SqlError
     sql.onDialectOrElse({
       pg: () =>
         Effect.gen(function*() {
-          const [lock] = yield* sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(7262021) AS locked`
-          if (lock?.locked !== true) return 0
-          const folded = yield* sql<{ n: unknown }>`
+          const [locked] = lockTaken.all(yield* sql`SELECT pg_try_advisory_xact_lock(7262021) AS locked`)
+          if (locked !== true) return 0
+          const folded = yield* sql`
             WITH moved AS (
               DELETE FROM search_deltas WHERE seq IN (SELECT seq FROM search_deltas ORDER BY seq LIMIT ${batch})
               RETURNING party_id, shop_id, kind, q, k1, k2, n, amount, fee
@@ -321,15 +327,14 @@ export const compact = (sql: Sql, batch: number): Effect.Effect<number, SqlError
               ${upsert}
             )
             SELECT COUNT(*) AS n FROM moved`
-          return int(folded[0]?.n ?? 0)
+          return firstCount(folded)
         }),
       orElse: () =>
         Effect.gen(function*() {
-          const [last] = yield* sql<{ seq: unknown; n: unknown }>`
-            SELECT MAX(seq) AS seq, COUNT(*) AS n FROM (SELECT seq FROM search_deltas ORDER BY seq LIMIT ${batch}) AS next`
-          const n = int(last?.n ?? 0)
-          if (n === 0) return 0
-          const upTo = int(last!.seq)
+          const [last] = pendingDeltas.all(yield* sql`
+            SELECT MAX(seq) AS seq, COUNT(*) AS n FROM (SELECT seq FROM search_deltas ORDER BY seq LIMIT ${batch}) AS next`)
+          if (last === undefined || last.seq === null || last.n === 0) return 0
+          const { n, seq: upTo } = last
           // SQLite: an upsert's SELECT needs a WHERE clause
           yield* sql`INSERT INTO search_rollups (party_id, shop_id, kind, grain, t, k1, k2, n, amount, fee)
             SELECT * FROM (${fold(sql`(SELECT * FROM search_deltas WHERE seq <= ${upTo}) AS pending`)}) AS folded WHERE true

@@ -1,9 +1,10 @@
 /** @internal The delivery queue's rows and writes, shared by the repository and the dispatcher. */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { QueuedNotification, Subject } from "@kassa/core/ports/DeliveryQueue"
-import type { Delivery } from "@kassa/core/webhook/Delivery"
+import { type Attempt, type Delivery, DeliveryStatus } from "@kassa/core/webhook/Delivery"
 import * as Effect from "effect/Effect"
-import { bool, date, int, opt, optDate, optString } from "../rows.js"
+import * as Schema from "effect/Schema"
+import { BoolColumn, DateColumn, IntColumn, OptionalDate, OptionalText, reader } from "../rows.js"
 
 /** @internal The columns a delivery is read with; `nextAttemptAt` is the subject's, for its head. */
 export const deliveryColumns = `d.id, d.webhook_id, d.subject_type, d.subject_id, d.event_id, d.topic, d.event_type,
@@ -16,34 +17,46 @@ export const deliveryColumns = `d.id, d.webhook_id, d.subject_type, d.subject_id
 export const deliveryJoin = `webhook_deliveries d LEFT JOIN webhook_subjects s ON s.webhook_id = d.webhook_id
   AND s.subject_type = d.subject_type AND s.subject_id = d.subject_id`
 
-/** @internal */
-export const deliveryFromRow = (r: any): Delivery => ({
-  id: String(int(r.id)),
-  webhookID: r.webhookId,
-  subjectType: r.subjectType,
-  subjectID: r.subjectId,
-  eventID: int(r.eventId),
-  topic: r.topic,
-  eventType: r.eventType,
-  status: r.status,
-  createdAt: date(r.createdAt),
-  attempts: int(r.attempts),
-  ...opt("lastAttemptAt", optDate(r.lastAttemptAt)),
-  ...opt("nextAttemptAt", optDate(r.nextAttemptAt)),
-  ...opt("deliveredAt", optDate(r.deliveredAt)),
-  ...opt("redeliveryOf", r.redeliveryOf === null || r.redeliveryOf === undefined ? undefined : String(int(r.redeliveryOf)))
-})
+/** A serial number (BIGINT) as the wire's string id. */
+const Serial = Schema.transform(IntColumn, Schema.String, { strict: true, decode: String, encode: Number })
 
-/** @internal */
-export const attemptFromRow = (r: any) => ({
-  deliveryID: String(int(r.deliveryId)),
-  number: int(r.number),
-  at: date(r.at),
-  ...opt("statusCode", r.statusCode === null || r.statusCode === undefined ? undefined : int(r.statusCode)),
-  ...opt("error", optString(r.error)),
-  durationMs: int(r.durationMs),
-  succeeded: bool(r.succeeded)
-})
+/** @internal A delivery, as `deliveryColumns` reads it. */
+export const deliveries = reader(
+  Schema.Struct({
+    id: Serial,
+    webhookId: Schema.String,
+    subjectType: Schema.String,
+    subjectId: Schema.String,
+    eventId: IntColumn,
+    topic: Schema.String,
+    eventType: Schema.String,
+    status: DeliveryStatus,
+    createdAt: DateColumn,
+    attempts: IntColumn,
+    lastAttemptAt: OptionalDate,
+    nextAttemptAt: OptionalDate,
+    deliveredAt: OptionalDate,
+    redeliveryOf: Schema.optionalWith(Serial, { nullable: true, exact: true })
+  }),
+  ({ eventId, subjectId, webhookId, ...r }): Delivery => ({ ...r, webhookID: webhookId, subjectID: subjectId, eventID: eventId })
+)
+
+/** @internal A `webhook_attempts` row. */
+export const attempts = reader(
+  Schema.Struct({
+    deliveryId: Serial,
+    number: IntColumn,
+    at: DateColumn,
+    statusCode: Schema.optionalWith(IntColumn, { nullable: true, exact: true }),
+    error: OptionalText,
+    durationMs: IntColumn,
+    succeeded: BoolColumn
+  }),
+  ({ deliveryId, ...r }): Attempt => ({ deliveryID: deliveryId, ...r })
+)
+
+/** @internal The columns `attempts` reads. */
+export const attemptColumns = "delivery_id, number, at, status_code, error, duration_ms, succeeded"
 
 /**
  * @internal
@@ -61,6 +74,8 @@ const touchSubjects = (sql: SqlClient.SqlClient, subjects: ReadonlyArray<Subject
 export const touchSubject = (sql: SqlClient.SqlClient, subject: Subject, now: number) => touchSubjects(sql, [subject], now)
 
 const ITEMS_PER_STATEMENT = 500
+
+const decodeId = Schema.decodeUnknownSync(Schema.Struct({ id: IntColumn }))
 
 /** @internal A notification to append to a subject's queue, a redelivery's with the delivery it repeats. */
 export interface QueueItem extends QueuedNotification {
@@ -85,9 +100,9 @@ const deliveryRow = (item: QueueItem, now: number) => ({
 /** @internal Appends a notification to the subject's queue; answers its id. */
 export const enqueue = (sql: SqlClient.SqlClient, item: QueueItem & { readonly now: number }) =>
   Effect.gen(function*() {
-    const rows = yield* sql<{ id: unknown }>`INSERT INTO webhook_deliveries ${sql.insert(deliveryRow(item, item.now))} RETURNING id`
+    const rows = yield* sql`INSERT INTO webhook_deliveries ${sql.insert(deliveryRow(item, item.now))} RETURNING id`
     yield* touchSubject(sql, item.subject, item.now)
-    return int(rows[0]!.id)
+    return decodeId(rows[0]).id
   })
 
 /**

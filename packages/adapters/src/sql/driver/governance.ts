@@ -1,14 +1,11 @@
 /**
  * @internal
  * A short-lived cache of what governs a shop (the shop, its party and contract), read by almost
- * every merchant operation, one per storage layer. A change through that layer applies at once:
- * any write to a shop or a party empties every cache of the layer. One by another process on the
+ * every merchant operation, one per database (`SqlDriver`). A change through it applies at once:
+ * any write to a shop or a party empties every cache of the driver. One by another process on the
  * same database applies within `TTL_MS` (real time: the cache stands for the database, whatever
  * clock the domain runs on).
  */
-import * as Context from "effect/Context"
-import * as Layer from "effect/Layer"
-
 const TTL_MS = 1_000
 const MAX_ENTRIES = 10_000
 
@@ -20,17 +17,17 @@ export interface Cache<A> {
 }
 
 /** @internal */
-export class Governance extends Context.Tag("kassa/adapters/Governance")<Governance, {
+export interface Governance {
   /** The generation a read starts in: what it finds is stale if a write ends meanwhile. */
   readonly current: () => number
   /** Called after every write to shops and parties. */
   readonly invalidate: () => void
   /** A cache for one store. */
   readonly make: <A>() => Cache<A>
-}>() {}
+}
 
-/** @internal */
-export const layer: Layer.Layer<Governance> = Layer.sync(Governance, () => {
+/** @internal A governance of its own: its generation counts the writes of one driver. */
+export const make = (): Governance => {
   let generation = 0
   return {
     current: () => generation,
@@ -57,4 +54,4 @@ export const layer: Layer.Layer<Governance> = Layer.sync(Governance, () => {
       }
     }
   }
-})
+}

@@ -29,6 +29,7 @@ const resultTypeChanged = (error: unknown) =>
   /cached plan must not change result type/.test(String((error as { message?: unknown }).message))
 
 type Callback = (error: Error | null, result: unknown) => void
+type Query = (...args: Array<unknown>) => unknown
 
 /** @internal Names the hot statements of every client `pool` connects from now on. */
 export const nameHotStatements = (pool: pg.Pool, options: Options = { hotAfter: 10, maxNamed: 200 }): void => {
@@ -54,8 +55,10 @@ export const nameHotStatements = (pool: pg.Pool, options: Options = { hotAfter: 
   }
 
   pool.on("connect", (client) => {
-    const query: (...args: Array<any>) => any = client.query.bind(client)
-    ;(client as any).query = (...args: Array<any>) => {
+    // `query` is overloaded; only the (text, values, callback) form, the one `@effect/sql-pg` uses, is named.
+    const patched = client as unknown as { query: Query }
+    const query = client.query.bind(client) as Query
+    patched.query = (...args) => {
       const [text, values, callback] = args
       if (args.length !== 3 || typeof text !== "string" || !Array.isArray(values) || typeof callback !== "function") {
         return query(...args)

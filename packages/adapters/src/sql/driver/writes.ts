@@ -267,7 +267,7 @@ const confined = new WeakMap<Statement.Statement<unknown>, ReadonlyArray<string>
  * by a trigger of another table: a transaction's held writes to other tables may then wait past
  * them.
  */
-export const touchingOnly = (...tables: ReadonlyArray<string>) => <S extends Statement.Statement<any>>(statement: S): S => {
+export const touchingOnly = (...tables: ReadonlyArray<string>) => <S extends Statement.Statement<object>>(statement: S): S => {
   confined.set(statement, tables)
   return statement
 }

@@ -1,13 +1,4 @@
 import { defineConfig } from "tsup"
+import { library } from "../../tsup.library.js"
 
-export default defineConfig({
-  entry: ["src/**/*.ts"],
-  outDir: "build/esm",
-  format: ["esm"],
-  platform: "node",
-  target: "node20",
-  bundle: false,
-  dts: true,
-  sourcemap: true,
-  clean: true
-})
+export default defineConfig(library)

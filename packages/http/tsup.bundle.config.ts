@@ -33,6 +33,10 @@ export default defineConfig({
   clean: false,
   treeshake: true,
   esbuildPlugins: [pgOnNode],
+  // Kassa's own packages from their sources (the `@kassa/source` export condition), not their builds.
+  esbuildOptions: (options) => {
+    options.conditions = ["@kassa/source", "module"]
+  },
   define: { KASSA_VERSION: JSON.stringify(JSON.parse(readFileSync("package.json", "utf8")).version) },
   onSuccess: async () => chmodSync("dist/server.js", 0o755),
   banner: { js: "import { createRequire as __kassaCreateRequire } from 'node:module'; const require = __kassaCreateRequire(import.meta.url);" }

@@ -103,7 +103,12 @@ const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestRe
               ? run(keys, claim, true)
               : Effect.succeed(lost))
         }
-        return claim.taken || Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : orStored(keys, claim, Effect.failCause(cause))
+        if (Cause.isInterruptedOnly(cause)) {
+          // Nothing to store (this runs before the pre-response handler, which then finds no entry).
+          store.finish(claim, Option.none())
+          return Effect.failCause(cause)
+        }
+        return claim.taken ? Effect.failCause(cause) : orStored(keys, claim, Effect.failCause(cause))
       },
       onSuccess: (response) => claim.taken ? Effect.succeed(response) : orStored(keys, claim, Effect.succeed(response))
     })
@@ -116,8 +121,7 @@ const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestRe
     if (start._tag === "Wait") return Effect.flatMap(start.wait, (next) => started(keys, next))
     const claim = start.claim
     exchange.answered = (response) => store.finish(claim, answerOf(keys, response))
-    // An interrupted request answers nothing to store (this runs before the pre-response handler).
-    return Effect.onInterrupt(run(keys, claim, false), () => Effect.sync(() => store.finish(claim, Option.none())))
+    return run(keys, claim, false)
   }
 
   return Effect.withFiberRuntime((fiber) => {

@@ -74,14 +74,33 @@ const annotations = (entry: Entry): Record<string, string | number> => {
 /** The line through the fiber's logger (any format, an embedder's own logger). */
 const viaLogger = (entry: Entry): Effect.Effect<void> => Effect.annotateLogs(Effect.logInfo("request"), annotations(entry))
 
+// Lines of one turn of the event loop go to stdout in one write (a system call each otherwise);
+// the process's exit writes what is left.
+let pending: Array<string> = []
+let exitHooked = false
+const flush = () => {
+  if (pending.length === 0) return
+  const lines = pending.join("")
+  pending = []
+  process.stdout.write(lines)
+}
+const writeLine = (line: string) => {
+  if (pending.push(line) > 1) return
+  if (!exitHooked) {
+    exitHooked = true
+    process.once("exit", flush)
+  }
+  setImmediate(flush)
+}
+
 /**
- * The line as `Logger.json` writes it, written straight to stdout: one line per request is the
- * busiest logging there is, and Effect's logger machinery (annotations in a fiber ref, the
- * structured message, a circular-safe stringify) cost more than the rest of the line.
+ * The line as `Logger.json` writes it, straight to stdout: one line per request is the busiest
+ * logging there is, and Effect's logger machinery (annotations in a fiber ref, the structured
+ * message, a circular-safe stringify) cost more than the rest of the line.
  */
 const jsonLine = (entry: Entry): Effect.Effect<void> =>
   Effect.withFiberRuntime((fiber) => {
-    process.stdout.write(
+    writeLine(
       JSON.stringify({
         message: "request",
         logLevel: "INFO",

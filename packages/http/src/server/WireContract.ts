@@ -95,7 +95,7 @@ const withBody = (
       } catch {
         return Effect.succeed(invalidRequest("Malformed JSON body"))
       }
-      const problem = InputLimits.bodyProblem(parsed.value)
+      const problem = InputLimits.bodyProblem(text, parsed.value)
       if (problem !== undefined) return Effect.succeed(invalidRequest(problem))
     }
     return serve(RequestBody.provided(request, bytes, text, parsed), text)

@@ -104,20 +104,14 @@ const withBody = (
 const late = () => json(504, { message: "Processing time exceeded the request deadline" })
 
 /**
- * `handled` bounded by the request's `X-Request-Deadline` (`now` the clock's time), or the
- * answer when it has already passed; `handled` itself when there is no readable deadline.
+ * `handled` bounded by the request's deadline `at` (`now` the clock's time, before it): at the
+ * deadline a request that has committed nothing is stopped; a committing one is left to finish
+ * (the timer then never answers).
  */
-const withDeadline = (deadlineText: string, now: number, handled: HttpApp.Default): HttpApp.Default => {
-  const deadline = Deadline.parse(deadlineText, new Date(now))
-  if (Option.isNone(deadline)) return handled
-  const remaining = deadline.value.getTime() - now
-  // Past the deadline nothing runs: the answer must not depend on how fast a handler is.
-  if (remaining <= 0) return Effect.succeed(late())
-  const request = RequestDeadline.make(deadline.value.getTime())
-  // At the deadline a request that has committed nothing is stopped; a committing one is left to
-  // finish (the timer then never answers). The app runs uninterruptibly, the race's fibers with
-  // it: the timer must be interruptible to lose.
-  const timer = Effect.sleep(remaining).pipe(
+const withDeadline = (at: number, now: number, handled: HttpApp.Default): HttpApp.Default => {
+  const request = RequestDeadline.make(at)
+  // The app runs uninterruptibly, the race's fibers with it: the timer must be interruptible to lose.
+  const timer = Effect.sleep(at - now).pipe(
     Effect.zipRight(Effect.suspend(() => RequestDeadline.expire(request) ? Effect.succeed(late()) : Effect.never)),
     Effect.interruptible
   )
@@ -192,16 +186,24 @@ const middleware = HttpApiBuilder.middleware(
         if (urlProblem?._tag === "Query") return Effect.succeed(invalidRequest(urlProblem.message))
 
         const counted = counting ? Statements.withWork(operation)(app) : app
+        let bounded = (handled: HttpApp.Default): HttpApp.Default => handled
         const deadlineText = original.headers["x-request-deadline"]
-        const now = deadlineText !== undefined && deadlineText.length <= 40
-          ? Context.get(defaults, Clock.Clock).unsafeCurrentTimeMillis()
-          : undefined
+        if (deadlineText !== undefined && deadlineText.length <= 40) {
+          const now = Context.get(defaults, Clock.Clock).unsafeCurrentTimeMillis()
+          const deadline = Deadline.parse(deadlineText, new Date(now))
+          if (Option.isSome(deadline)) {
+            const at = deadline.value.getTime()
+            // Past the deadline nothing runs: the answer must not depend on how fast a handler is.
+            if (at <= now) return Effect.succeed(late())
+            bounded = (handled) => withDeadline(at, now, handled)
+          }
+        }
 
         // The body is read once, before anything runs; replay wraps the deadline: a retry gets
         // the answer that went out, a 504 as well.
         const serve = (read: HttpServerRequest.HttpServerRequest, body: string): HttpApp.Default => {
           const provided = read === original ? counted : Effect.provideService(counted, HttpServerRequest.HttpServerRequest, read)
-          return replaying(read, original.url, body, now === undefined ? provided : withDeadline(deadlineText!, now, provided), exchange)
+          return replaying(read, original.url, body, bounded(provided), exchange)
         }
         const handled = RequestBody.present(request) ? withBody(request, serve) : serve(request, "")
 

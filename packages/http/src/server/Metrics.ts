@@ -1,8 +1,8 @@
 /**
- * The server's Prometheus registry (prom-client): requests by operation and status, the
- * process and runtime (RSS, heap, event-loop lag, GC), and at each scrape the gauges read then
- * (database pool, webhook queue, timers) and the counters kept in Effect's metric registry
- * (webhook attempts, card-vault operations).
+ * The server's Prometheus metrics: requests by operation and status (`RequestMetrics`), and in
+ * prom-client's registry the process and runtime (RSS, heap, event-loop lag, GC), and at each
+ * scrape the gauges read then (database pool, webhook queue, timers) and the counters kept in
+ * Effect's metric registry (webhook attempts, card-vault operations).
  *
  * @since 0.1.0
  */

@@ -155,8 +155,12 @@ export const layer = Layer.scoped(
     }
     const write = (batch: ReadonlyArray<readonly [InFlight, Answer, number]>) =>
       tx.withTransaction(writeAll(sql, [
-        ...batch.map(([{ claim }, { body, status }]) =>
-          changing("request_replays", sql`UPDATE request_replays SET status = ${status}, body = ${body} WHERE key = ${claim.key}`)
+        // one statement for the batch (VALUES columns are column1.. on both dialects)
+        changing(
+          "request_replays",
+          sql`UPDATE request_replays SET status = v.column2, body = v.column3 FROM (VALUES ${
+            sql.csv(batch.map(([{ claim }, { body, status }]) => sql`(${claim.key}, CAST(${status} AS INTEGER), CAST(${body} AS TEXT))`))
+          }) AS v WHERE request_replays.key = v.column1`
         ),
         changing(
           "request_replays",

@@ -35,6 +35,16 @@ for (const dialect of Dialects.dialects()) {
           assert.isAtLeast(sample(text, `kassa_http_requests_total{operation="${operation}",status="${status}"}`) ?? 0, 1, operation)
         }
         assert.notInclude(text, `operation="unknown"`)
+        // the latency histogram has the counter's series, its buckets cumulative up to +Inf
+        const series = `operation="health",status="200"`
+        const count = sample(text, `kassa_http_requests_total{${series}}`)!
+        assert.strictEqual(sample(text, `kassa_http_request_duration_seconds_count{${series}}`), count)
+        assert.strictEqual(sample(text, `kassa_http_request_duration_seconds_bucket{le="+Inf",${series}}`), count)
+        const bounds = ["0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1", "2.5", "5", "10"]
+        const cumulative = bounds.map((le) => sample(text, `kassa_http_request_duration_seconds_bucket{le="${le}",${series}}`)!)
+        assert.deepStrictEqual(cumulative, [...cumulative].sort((a, b) => a - b))
+        assert.isAtMost(cumulative.at(-1)!, count)
+        assert.include(text, "# TYPE kassa_http_request_duration_seconds histogram")
       }))
 
     it.effect("the process, the runtime, the pool, the webhook queue, the timers and the card vault are measured", () =>

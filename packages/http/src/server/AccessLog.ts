@@ -11,12 +11,25 @@ import type { Principal } from "@kassa/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as LogLevel from "effect/LogLevel"
+import type * as Logging from "./Logging.js"
 
-/** Present when the server writes the lines (the binary does; tests and embedders choose). @since 0.1.0 @category tags */
-export class AccessLog extends Context.Tag("kassa/http/AccessLog")<AccessLog, true>() {}
+/** What a request's line says. @since 0.1.0 @category models */
+export interface Entry {
+  readonly request: HttpServerRequest.HttpServerRequest
+  readonly response: HttpServerResponse.HttpServerResponse
+  readonly operation: string
+  readonly requestId: string
+  readonly milliseconds: number
+}
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.succeed(AccessLog, true)
+/**
+ * Writes a request's line. Present when the server writes the lines (the binary does; tests and
+ * embedders choose).
+ *
+ * @since 0.1.0 @category tags
+ */
+export class AccessLog extends Context.Tag("kassa/http/AccessLog")<AccessLog, (entry: Entry) => Effect.Effect<void>>() {}
 
 // Authentication runs deep inside the request's handler, the line is written around it: the
 // caller is passed by the Node request under both (a rewritten URL makes a new request object
@@ -43,25 +56,73 @@ const businessCode = (response: HttpServerResponse.HttpServerResponse): string |
   }
 }
 
-/** @since 0.1.0 */
-export const log = (entry: {
-  readonly request: HttpServerRequest.HttpServerRequest
-  readonly response: HttpServerResponse.HttpServerResponse
-  readonly operation: string
-  readonly requestId: string
-  readonly milliseconds: number
-}) => {
+/** The line's annotations. */
+const annotations = (entry: Entry): Record<string, string | number> => {
   const source = entry.request.source
   const party = typeof source === "object" && source !== null ? callers.get(source) : undefined
   const code = businessCode(entry.response)
-  return Effect.logInfo("request").pipe(
-    Effect.annotateLogs({
-      operationId: entry.operation,
-      status: entry.response.status,
-      durationMs: Math.round(entry.milliseconds * 10) / 10,
-      requestId: entry.requestId,
-      ...(party === undefined ? {} : { party }),
-      ...(code === undefined ? {} : { code })
-    })
-  )
+  return {
+    operationId: entry.operation,
+    status: entry.response.status,
+    durationMs: Math.round(entry.milliseconds * 10) / 10,
+    requestId: entry.requestId,
+    ...(party === undefined ? {} : { party }),
+    ...(code === undefined ? {} : { code })
+  }
 }
+
+/** The line through the fiber's logger (any format, an embedder's own logger). */
+const viaLogger = (entry: Entry): Effect.Effect<void> => Effect.annotateLogs(Effect.logInfo("request"), annotations(entry))
+
+// Lines of one turn of the event loop go to stdout in one write (a system call each otherwise);
+// the process's exit writes what is left.
+let pending: Array<string> = []
+let exitHooked = false
+const flush = () => {
+  if (pending.length === 0) return
+  const lines = pending.join("")
+  pending = []
+  process.stdout.write(lines)
+}
+const writeLine = (line: string) => {
+  if (pending.push(line) > 1) return
+  if (!exitHooked) {
+    exitHooked = true
+    process.once("exit", flush)
+  }
+  setImmediate(flush)
+}
+
+/**
+ * The line as `Logger.json` writes it, straight to stdout: one line per request is the busiest
+ * logging there is, and Effect's logger machinery (annotations in a fiber ref, the structured
+ * message, a circular-safe stringify) cost more than the rest of the line.
+ */
+const jsonLine = (entry: Entry): Effect.Effect<void> =>
+  Effect.withFiberRuntime((fiber) => {
+    writeLine(
+      JSON.stringify({
+        message: "request",
+        logLevel: "INFO",
+        timestamp: new Date().toISOString(),
+        annotations: annotations(entry),
+        spans: {},
+        fiberId: `#${fiber.id().id}`
+      }) + "\n"
+    )
+    return Effect.void
+  })
+
+/** Lines through Effect's logger. @since 0.1.0 @category layers */
+export const layer = Layer.succeed(AccessLog, viaLogger)
+
+/**
+ * The binary's lines for its log settings: none below info, JSON lines straight to stdout, or
+ * the readable form through the logger.
+ *
+ * @since 0.1.0 @category layers
+ */
+export const layerFor = (settings: Logging.LogSettings): Layer.Layer<never> | Layer.Layer<AccessLog> =>
+  LogLevel.greaterThan(settings.level, LogLevel.Info)
+    ? Layer.empty
+    : Layer.succeed(AccessLog, settings.format === "json" ? jsonLine : viaLogger)

@@ -42,12 +42,31 @@ export const urlProblem = (url: string): UrlProblem | undefined => {
   return undefined
 }
 
+const OPEN_BRACE = 0x7b
+const OPEN_BRACKET = 0x5b
+
 /**
- * What is wrong with a parsed JSON body, naming the field, or `undefined`.
+ * Whether the JSON text `text` certainly parses to a value within the limits, read off the text
+ * alone: JSON writes a NUL only as the escape `\u0000`, and a value nests no deeper than the
+ * text has `{` and `[`. Most bodies pass here, without a walk of the parsed value.
+ */
+const surelyWithin = (text: string): boolean => {
+  if (text.includes("\\u0000")) return false
+  let opened = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if ((c === OPEN_BRACE || c === OPEN_BRACKET) && ++opened > maxBodyDepth) return false
+  }
+  return true
+}
+
+/**
+ * What is wrong with a JSON body (`text`, parsed to `body`), naming the field, or `undefined`.
  *
  * @since 0.1.0
  */
-export const bodyProblem = (body: unknown): string | undefined => {
+export const bodyProblem = (text: string, body: unknown): string | undefined => {
+  if (surelyWithin(text)) return undefined
   const violation = JsonLimits.check(body, maxBodyDepth)
   if (violation === undefined) return undefined
   const where = violation.path.length === 0 ? "body" : JsonLimits.pathText(violation.path)

@@ -1,8 +1,8 @@
 /**
- * The server's Prometheus registry (prom-client): requests by operation and status, the
- * process and runtime (RSS, heap, event-loop lag, GC), and at each scrape the gauges read then
- * (database pool, webhook queue, timers) and the counters kept in Effect's metric registry
- * (webhook attempts, card-vault operations).
+ * The server's Prometheus metrics: requests by operation and status (`RequestMetrics`), and in
+ * prom-client's registry the process and runtime (RSS, heap, event-loop lag, GC), and at each
+ * scrape the gauges read then (database pool, webhook queue, timers) and the counters kept in
+ * Effect's metric registry (webhook attempts, card-vault operations).
  *
  * @since 0.1.0
  */
@@ -11,6 +11,7 @@ import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as MetricState from "effect/MetricState"
 import * as Prometheus from "prom-client"
+import * as RequestMetrics from "./RequestMetrics.js"
 
 const buckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
@@ -76,18 +77,9 @@ const fromEffect = (registry: Prometheus.Registry) => {
 export const make = (): MetricsRegistry => {
   const registry = new Prometheus.Registry()
   Prometheus.collectDefaultMetrics({ register: registry })
-  const requests = new Prometheus.Counter({
-    name: "kassa_http_requests_total",
-    help: "HTTP requests by operation and status.",
-    labelNames: ["operation", "status"],
-    registers: [registry]
-  })
-  const latency = new Prometheus.Histogram({
-    name: "kassa_http_request_duration_seconds",
-    help: "HTTP request latency by operation and status.",
-    labelNames: ["operation", "status"],
-    buckets,
-    registers: [registry]
+  const requests = RequestMetrics.make({
+    requests: { name: "kassa_http_requests_total", help: "HTTP requests by operation and status." },
+    latency: { name: "kassa_http_request_duration_seconds", help: "HTTP request latency by operation and status.", buckets }
   })
   const gauge = (name: string, help: string, labelNames: Array<string> = []) =>
     new Prometheus.Gauge({ name, help, labelNames, registers: [registry] })
@@ -98,11 +90,7 @@ export const make = (): MetricsRegistry => {
   const timersLag = gauge("kassa_timers_oldest_lag_seconds", "How long the oldest due timer is overdue.")
   const mirrorEffect = fromEffect(registry)
   return {
-    record: (operation, status, seconds) => {
-      const labels = { operation, status }
-      requests.inc(labels)
-      latency.observe(labels, seconds)
-    },
+    record: requests.record,
     render: (values) => {
       if (values.poolConnections !== undefined) {
         for (const [state, n] of Object.entries(values.poolConnections)) pool.set({ state }, n)
@@ -112,7 +100,7 @@ export const make = (): MetricsRegistry => {
       timersDue.set(values.timersDue)
       timersLag.set(values.timersOldestLagSeconds)
       mirrorEffect()
-      return registry.metrics()
+      return registry.metrics().then((text) => requests.render() + "\n" + text)
     },
     contentType: registry.contentType
   }

@@ -82,32 +82,58 @@ export const read = (
     : Effect.map(request.arrayBuffer, (buffer) => new Uint8Array(buffer))
 }
 
+interface ReadBody {
+  readonly request: HttpServerRequest.HttpServerRequest
+  readonly bytes: Uint8Array
+  readonly text: string
+  readonly json: { readonly value: unknown } | undefined
+}
+
+const readBody = Symbol("kassa/http/RequestBody/read")
+
+type Provided = HttpServerRequest.HttpServerRequest & { readonly [readBody]: ReadBody }
+
+// One set of getters for every request, each making its effect only when a handler asks: a
+// request's handler reads its body one way, if at all.
+const getters: PropertyDescriptorMap = {
+  text: { get(this: Provided) { return Effect.succeed(this[readBody].text) } },
+  json: {
+    get(this: Provided) {
+      const { json, request, text } = this[readBody]
+      return json === undefined
+        ? Effect.try({ try: () => (text === "" ? null : JSON.parse(text)) as unknown, catch: (cause) => decodeError(request, cause) })
+        : Effect.succeed(json.value)
+    }
+  },
+  urlParamsBody: {
+    get(this: Provided) {
+      const { request, text } = this[readBody]
+      return Effect.try({ try: () => UrlParams.fromInput(new URLSearchParams(text)), catch: (cause) => decodeError(request, cause) })
+    }
+  },
+  arrayBuffer: { get(this: Provided) { return Effect.succeed(this[readBody].bytes.slice().buffer) } },
+  stream: { get(this: Provided) { return Stream.succeed(this[readBody].bytes) } },
+  modify: {
+    value(this: Provided, options: Parameters<HttpServerRequest.HttpServerRequest["modify"]>[0]) {
+      const { bytes, json, request, text } = this[readBody]
+      return provided(request.modify(options), bytes, text, json)
+    }
+  }
+}
+
 /**
- * The request as handlers see it, its body served from `bytes`; `json`, when given, is the body
- * already parsed.
+ * The request as handlers see it, its body served from `bytes` (`text`, decoded); `json`, when
+ * given, is the body already parsed.
  *
  * @since 0.1.0
  */
 export const provided = (
   request: HttpServerRequest.HttpServerRequest,
   bytes: Uint8Array,
+  text: string,
   json?: { readonly value: unknown }
 ): HttpServerRequest.HttpServerRequest => {
-  let decoded: string | undefined
-  const text = () => (decoded ??= textOf(bytes))
-  const body: Record<string, unknown> = {
-    text: Effect.sync(text),
-    json: json === undefined
-      ? Effect.try({ try: () => (text() === "" ? null : JSON.parse(text())) as unknown, catch: (cause) => decodeError(request, cause) })
-      : Effect.succeed(json.value),
-    urlParamsBody: Effect.try({
-      try: () => UrlParams.fromInput(new URLSearchParams(text())),
-      catch: (cause) => decodeError(request, cause)
-    }),
-    arrayBuffer: Effect.succeed(bytes.slice().buffer),
-    stream: Stream.succeed(bytes),
-    modify: (options: Parameters<HttpServerRequest.HttpServerRequest["modify"]>[0]) =>
-      provided(request.modify(options), bytes, json)
-  }
-  return Object.create(request, Object.fromEntries(Object.entries(body).map(([k, value]) => [k, { value }])))
+  const self = Object.create(request, getters) as { [readBody]: ReadBody }
+  self[readBody] = { request, bytes, text, json }
+  return self as unknown as HttpServerRequest.HttpServerRequest
 }

@@ -9,7 +9,6 @@
  *
  * @since 0.1.0
  */
-import * as HttpApp from "@effect/platform/HttpApp"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { SqlRequestReplays } from "@kassa/adapters"
@@ -46,15 +45,44 @@ const lost = HttpServerResponse.unsafeJson({
 type Handled<E, R> = Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 
 /**
- * A request's handling with replay. `request` is the one the handler reads (its body is read
- * once), `url` the one the client sent.
+ * A request's exchange with replay: replay sets `answered` when the request's answer is to be
+ * stored, and whoever sees the answer go out (the wire contract's one pre-response handler)
+ * calls it with the answer, errors encoded: what a retry gets.
  *
+ * @since 0.1.0 @category models
+ */
+export interface Exchange {
+  answered: ((response: HttpServerResponse.HttpServerResponse) => void) | undefined
+}
+
+/**
+ * A request's handling with replay: `request` is the one the handler reads, `url` the one the
+ * client sent, `body` the body's text.
+ *
+ * @since 0.1.0 @category models
+ */
+export type Replaying = <E, R>(
+  request: HttpServerRequest.HttpServerRequest,
+  url: string,
+  body: string,
+  handled: Handled<E, R>,
+  exchange: Exchange
+) => Handled<E, R>
+
+/**
  * Every request with an id goes through here, so it is written for few Effect steps: the store's
  * `start` and `finish` are synchronous, the claim is set on the request's own fiber (it ends with
- * the request; `Effect.locally` would cost a scope of its own), the outcome is matched once.
+ * the request; `Effect.locally` would cost a scope of its own), the outcome is matched once, and
+ * the answer is taken by the caller's pre-response handler (`Exchange`), not one of its own.
  */
-const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestReplays>) =>
-<E, R>(request: HttpServerRequest.HttpServerRequest, url: string, handled: Handled<E, R>): Handled<E, R> => {
+const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestReplays>): Replaying =>
+<E, R>(
+  request: HttpServerRequest.HttpServerRequest,
+  url: string,
+  body: string,
+  handled: Handled<E, R>,
+  exchange: Exchange
+): Handled<E, R> => {
   const requestId = request.headers["x-request-id"]
   // Without an id (the operator API does not ask for one) every request is a new one.
   if (!mutating.has(request.method) || requestId === undefined) return handled
@@ -75,7 +103,12 @@ const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestRe
               ? run(keys, claim, true)
               : Effect.succeed(lost))
         }
-        return claim.taken || Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : orStored(keys, claim, Effect.failCause(cause))
+        if (Cause.isInterruptedOnly(cause)) {
+          // Nothing to store (this runs before the pre-response handler, which then finds no entry).
+          store.finish(claim, Option.none())
+          return Effect.failCause(cause)
+        }
+        return claim.taken ? Effect.failCause(cause) : orStored(keys, claim, Effect.failCause(cause))
       },
       onSuccess: (response) => claim.taken ? Effect.succeed(response) : orStored(keys, claim, Effect.succeed(response))
     })
@@ -87,42 +120,24 @@ const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestRe
     if (start._tag === "Replay") return Effect.succeed(responseOf(keys, start.answer))
     if (start._tag === "Wait") return Effect.flatMap(start.wait, (next) => started(keys, next))
     const claim = start.claim
-    // The answer as it goes out, errors encoded: what a retry gets.
-    return HttpApp.appendPreResponseHandler((_request, response) => {
-      store.finish(claim, answerOf(keys, response))
-      return Effect.succeed(response)
-    }).pipe(
-      Effect.zipRight(run(keys, claim, false)),
-      Effect.onInterrupt(() => Effect.sync(() => store.finish(claim, Option.none())))
-    )
+    exchange.answered = (response) => store.finish(claim, answerOf(keys, response))
+    return run(keys, claim, false)
   }
 
-  return Effect.matchEffect(request.text, {
-    // An unreadable body is the handler's to refuse.
-    onFailure: () => handled,
-    onSuccess: (body) =>
-      Effect.withFiberRuntime((fiber) => {
-        const keys = ReplayKeys.derive({
-          requestId,
-          authorization: request.headers.authorization ?? "",
-          method: request.method,
-          url,
-          body
-        })
-        return started(keys, store.start(keys.id, Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()))
-      })
+  return Effect.withFiberRuntime((fiber) => {
+    const keys = ReplayKeys.derive({ requestId, authorization: request.headers.authorization ?? "", method: request.method, url, body })
+    return started(keys, store.start(keys.id, Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()))
   })
 }
+
+const passThrough: Replaying = (_request, _url, _body, handled) => handled
 
 /**
  * Wraps a request's handling (see `replaying`) with replay, when the storage replays answers.
  *
  * @since 0.1.0
  */
-export const make = Effect.map(
+export const make: Effect.Effect<Replaying> = Effect.map(
   Effect.serviceOption(SqlRequestReplays.RequestReplays),
-  Option.match({
-    onNone: () => <E, R>(_request: HttpServerRequest.HttpServerRequest, _url: string, handled: Handled<E, R>) => handled,
-    onSome: replaying
-  })
+  Option.match({ onNone: () => passThrough, onSome: replaying })
 )

@@ -45,7 +45,7 @@ const migrationsLine = Layer.effectDiscard(
 // Ready before listen: the domain (database, migrations) is built first, then the demo
 // merchant, then the HTTP server, which opens its port last. On shutdown the drain runs first,
 // while the app still answers.
-const server = (config: Config.ServerConfig, ready: Ref.Ref<boolean>) => {
+const server = (config: Config.ServerConfig, logging: Logging.LogSettings, ready: Ref.Ref<boolean>) => {
   const kassa = Kassa.layer(config)
   const beforeListening = Layer.merge(migrationsLine, config.provisionDemo ? Provisioning.layer(config.dataDir) : Layer.empty).pipe(
     Layer.provide(kassa)
@@ -61,7 +61,7 @@ const server = (config: Config.ServerConfig, ready: Ref.Ref<boolean>) => {
     Layer.provide(Layer.succeed(MetricsEndpoint.MetricsAccess, config.metrics)),
     Layer.provide(beforeListening),
     Layer.provideMerge(config.countStatements ? Statements.layer : Layer.empty),
-    Layer.provideMerge(AccessLog.layer),
+    Layer.provideMerge(AccessLog.layerFor(logging)),
     // Spans cost throughput: off unless exported over OTLP or KASSA_TRACING asks.
     Layer.provide(
       config.otlp !== undefined ? Tracing.layer(config.otlp) : config.tracing ? Layer.empty : Layer.setTracerEnabled(false)
@@ -69,7 +69,7 @@ const server = (config: Config.ServerConfig, ready: Ref.Ref<boolean>) => {
   )
 }
 
-const start = (ready: Ref.Ref<boolean>) => Effect.gen(function*() {
+const start = (logging: Logging.LogSettings, ready: Ref.Ref<boolean>) => Effect.gen(function*() {
   const config = yield* Config.server.pipe(
     Effect.mapError((error) => new Preflight.StartError({ message: Config.render(error) }))
   )
@@ -77,7 +77,7 @@ const start = (ready: Ref.Ref<boolean>) => Effect.gen(function*() {
   yield* Effect.logInfo(`data dir: ${config.dataDir}`)
   yield* Effect.logInfo(`listen: ${config.host}:${config.port}`)
   yield* Preflight.check(config)
-  return yield* Layer.launch(server(config, ready))
+  return yield* Layer.launch(server(config, logging, ready))
 })
 
 /** Every way a start or a run ends badly, as one line of the log. */
@@ -91,13 +91,14 @@ const report = (ready: Ref.Ref<boolean>) => (cause: Cause.Cause<unknown>) => {
 const main = Effect.gen(function*() {
   const logging = yield* Effect.either(Logging.config)
   const ready = yield* Ref.make(false)
+  const settings = Either.getOrElse(logging, () => Logging.defaults)
   yield* Effect.gen(function*() {
     yield* Effect.logInfo(`Kassa ${version}`)
     if (Either.isLeft(logging)) return yield* new Preflight.StartError({ message: Config.render(logging.left) })
-    return yield* start(ready)
+    return yield* start(settings, ready)
   }).pipe(
     Effect.tapErrorCause(report(ready)),
-    Effect.provide(Logging.layer(Either.getOrElse(logging, () => Logging.defaults)))
+    Effect.provide(Logging.layer(settings))
   )
 }).pipe(Effect.withConfigProvider(Config.provider(process.env)))
 

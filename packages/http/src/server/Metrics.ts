@@ -77,7 +77,7 @@ const fromEffect = (registry: Prometheus.Registry) => {
 export const make = (): MetricsRegistry => {
   const registry = new Prometheus.Registry()
   Prometheus.collectDefaultMetrics({ register: registry })
-  const requests = RequestMetrics.make({
+  const record = RequestMetrics.make(registry, {
     requests: { name: "kassa_http_requests_total", help: "HTTP requests by operation and status." },
     latency: { name: "kassa_http_request_duration_seconds", help: "HTTP request latency by operation and status.", buckets }
   })
@@ -90,7 +90,7 @@ export const make = (): MetricsRegistry => {
   const timersLag = gauge("kassa_timers_oldest_lag_seconds", "How long the oldest due timer is overdue.")
   const mirrorEffect = fromEffect(registry)
   return {
-    record: requests.record,
+    record,
     render: (values) => {
       if (values.poolConnections !== undefined) {
         for (const [state, n] of Object.entries(values.poolConnections)) pool.set({ state }, n)
@@ -100,7 +100,7 @@ export const make = (): MetricsRegistry => {
       timersDue.set(values.timersDue)
       timersLag.set(values.timersOldestLagSeconds)
       mirrorEffect()
-      return registry.metrics().then((text) => requests.render() + "\n" + text)
+      return registry.metrics()
     },
     contentType: registry.contentType
   }

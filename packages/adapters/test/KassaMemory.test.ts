@@ -1,11 +1,13 @@
 import { assert, layer } from "@effect/vitest"
 import { Kassa } from "@kassa/adapters"
 import { InvoiceService, PaymentResources, PaymentService, RefundService } from "@kassa/core"
+import { MemoryStore } from "@kassa/core/memory/MemoryStore"
 import { type Timer, Timers } from "@kassa/core/ports/Timers"
 import { Fixtures } from "@kassa/testing"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as TestClock from "effect/TestClock"
+import { inspect } from "node:util"
 
 const CARD = "4242424242424242"
 const FINAL = ["captured", "cancelled", "failed", "refunded"]
@@ -64,6 +66,15 @@ layer(Kassa.layerMemory({ webhooks: { run: false } }))("Kassa.layerMemory", (it)
         (r) => r.status !== "pending"
       )
       assert.strictEqual(done.status, "succeeded")
+
+      // the vault's rows, logged or rendered however, never show the card number
+      const store = yield* MemoryStore
+      const rows = yield* store.table<unknown>("vault_cards").values
+      assert.isAbove(rows.length, 0)
+      for (const shown of [JSON.stringify(rows), inspect(rows, { depth: 10 }), String(rows.map((r) => JSON.stringify(r)))]) {
+        assert.notInclude(shown, CARD)
+        assert.notInclude(shown, CARD.slice(6, 12))
+      }
     }))
 
   it.effect("the scheduler fiber fires a timer when the test clock reaches it, once, by itself", () =>

@@ -4,11 +4,14 @@ import { TestAcquirer } from "@kassa/adapters"
 import type { Invoice, Payment } from "@kassa/core"
 import { PaymentError, PaymentService } from "@kassa/core"
 import { Acquirer } from "@kassa/core/ports/Acquirer"
+import { CardVault } from "@kassa/core/ports/CardVault"
 import { InvoiceRepository } from "@kassa/core/ports/InvoiceRepository"
+import { PaymentRepository } from "@kassa/core/ports/PaymentRepository"
 import { Timers } from "@kassa/core/ports/Timers"
 import { Challenges, Dialects, Expect, Fixtures, LedgerChecks, TestServer } from "@kassa/testing"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as fs from "node:fs"
 
 const { businessError, errorTag } = Expect
@@ -169,12 +172,10 @@ const planOf = (invoiceID: string, paymentID: string) =>
 /** Whether the vault still holds the CVV session the payment was made with. */
 const cvvKept = (invoiceID: string, paymentID: string) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const [payment] = yield* sql<{ data: unknown }>`SELECT data FROM payments WHERE invoice_id = ${invoiceID} AND id = ${paymentID}`
-    const session = (typeof payment!.data === "string" ? JSON.parse(payment!.data) : payment!.data).vaultSession
-    assert.isString(session)
-    return (yield* sql`SELECT 1 FROM vault_sessions WHERE id = ${session}`).length > 0
-  }).pipe(Effect.orDie)
+    const payment = Option.getOrThrow(yield* Effect.flatMap(PaymentRepository, (r) => r.findById(invoiceID, paymentID)))
+    assert.isString(payment.vaultSession)
+    return Option.isSome(yield* Effect.flatMap(CardVault, (vault) => vault.getSession(payment.vaultSession!)))
+  })
 
 for (const dialect of Dialects.dialects()) {
   layer(TestServer.layer(dialect), { timeout: "120 seconds", excludeTestServices: true })(`Payments [${dialect}]`, (it) => {

@@ -17,12 +17,6 @@ const storedInvoice = Effect.gen(function*() {
   return { ...Option.getOrThrow(found), id: Records.fresh("inv") }
 })
 
-const storedPayment = Effect.gen(function*() {
-  const { invoice, paymentID } = yield* Records.payment
-  const found = yield* Effect.flatMap(PaymentRepository, (r) => r.findById(invoice.id, paymentID))
-  return { ...Option.getOrThrow(found), invoiceID: Records.fresh("inv"), id: "1", interactionID: undefined }
-})
-
 for (const backend of backends()) {
   layer(kassa(backend), { timeout: "60 seconds" })(`Storage contract: repositories [${backend}]`, (it) => {
     it.effect("PartyRepository: insert, find, optimistic update", () =>
@@ -145,7 +139,7 @@ for (const backend of backends()) {
     it.effect("PaymentRepository: reads by invoice, party and interaction; payments listed by number", () =>
       Effect.gen(function*() {
         const payments = yield* PaymentRepository
-        const first = yield* storedPayment
+        const first = yield* Records.storedPayment
         const tenth = { ...first, id: "10", interactionID: Records.fresh("ia") }
         const second = { ...first, id: "2" }
         for (const p of [tenth, first, second]) yield* payments.insert(p)

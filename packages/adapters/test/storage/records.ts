@@ -5,11 +5,13 @@
 import { RandomIds } from "@kassa/adapters"
 import { Ids, InvoiceService, type Party, PaymentResources, PaymentService, type Shop } from "@kassa/core"
 import { EventLog } from "@kassa/core/ports/EventLog"
+import { PaymentRepository } from "@kassa/core/ports/PaymentRepository"
 import type { ChargebackRecord } from "@kassa/core/chargeback/Chargeback"
 import type { RefundRecord } from "@kassa/core/refund/Refund"
 import { Fixtures } from "@kassa/testing"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 
 /** A fresh id with a readable prefix. */
 export const fresh = (prefix: string) => `${prefix}-${RandomIds.make()}`
@@ -123,3 +125,10 @@ export const appended = (event: { readonly aggregateType: string; readonly aggre
         (events) => events.at(-1)!
       )
     ))
+
+/** A stored payment, copied under a fresh invoice id (the services' own may change meanwhile), as payment "1". */
+export const storedPayment = Effect.gen(function*() {
+  const { invoice, paymentID } = yield* payment
+  const found = yield* Effect.flatMap(PaymentRepository, (r) => r.findById(invoice.id, paymentID))
+  return { ...Option.getOrThrow(found), invoiceID: fresh("inv"), id: "1", interactionID: undefined }
+})

@@ -11,8 +11,7 @@ import * as Option from "effect/Option"
 import type { StoredEvent } from "../Event.js"
 import { EventLog } from "../ports/EventLog.js"
 import { Outbox, type OutboxEntry } from "../ports/Outbox.js"
-import { key, MemoryStore } from "./MemoryStore.js"
-import { asJson } from "./MemoryStore.js"
+import { asJson, key, MemoryStore } from "./MemoryStore.js"
 
 /** An aggregate's events, oldest first. */
 type History = ReadonlyArray<StoredEvent>

@@ -20,7 +20,7 @@ import {
   type StatsRow,
   type Window
 } from "../ports/SearchRepository.js"
-import type { RefundRecord } from "../refund/Refund.js"
+import { type RefundRecord, toRefund } from "../refund/Refund.js"
 import type { PaymentSearchRecord, RefundSearchRecord } from "../search/SearchResults.js"
 import { compareText } from "./internal/order.js"
 import { searchFields } from "./internal/searchFields.js"
@@ -98,20 +98,7 @@ const paymentResult = (p: PaymentRecord): PaymentSearchRecord => ({
   ...(p.cart === undefined ? {} : { cart: p.cart })
 })
 
-const refundResult = (r: RefundRecord): RefundSearchRecord => ({
-  id: r.id,
-  invoiceID: r.invoiceID,
-  paymentID: r.paymentID,
-  ...(r.externalID === undefined ? {} : { externalID: r.externalID }),
-  createdAt: r.createdAt,
-  amount: r.amount,
-  currency: r.currency,
-  ...(r.reason === undefined ? {} : { reason: r.reason }),
-  ...(r.cart === undefined ? {} : { cart: r.cart }),
-  ...(r.allocation === undefined ? {} : { allocation: r.allocation }),
-  status: r.status,
-  ...(r.error === undefined ? {} : { error: r.error })
-})
+const refundResult = (r: RefundRecord): RefundSearchRecord => ({ ...toRefund(r), invoiceID: r.invoiceID, paymentID: r.paymentID })
 
 /** @since 0.1.0 @category layers */
 export const layerMemory: Layer.Layer<SearchRepository, never, MemoryStore> = Layer.effect(

@@ -1,4 +1,3 @@
-import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, layer } from "@effect/vitest"
 import type { Invoice, Refund } from "@kassa/core"
 import { Dialects, Expect, Fixtures, LedgerChecks, TestServer } from "@kassa/testing"
@@ -93,16 +92,7 @@ const refund = (api: Api, path: PaymentPath, payload: Refund.RefundParams) =>
 
 const num = (v: unknown) => (typeof v === "number" ? v : Number(v))
 
-/** A shop's settlement account as `ledger_accounts` holds it. */
-const settlement = (partyID: string, shopID: string, currency = "RUB") =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<any>`SELECT id, own, min_diff, max_diff FROM ledger_accounts
-      WHERE kind = 'settlement' AND party_id = ${partyID} AND shop_id = ${shopID} AND currency = ${currency}`.pipe(Effect.orDie)
-    assert.strictEqual(rows.length, 1, `settlement account of ${shopID}`)
-    const r = rows[0]
-    return { id: num(r.id), own: num(r.own), minDiff: num(r.minDiff ?? r.min_diff), maxDiff: num(r.maxDiff ?? r.max_diff) }
-  })
+const settlement = LedgerChecks.settlementAccount
 
 const balanceIs = (partyID: string, shopID: string, own: number, minDiff = 0, maxDiff = 0) =>
   Effect.gen(function*() {

@@ -6,8 +6,9 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Model from "@kassa/core/ledger/LedgerModel"
-import type { Batch, PlanState, Posting } from "@kassa/core/ports/Ledger"
+import { type Batch, Ledger, type PlanState, type Posting } from "@kassa/core/ports/Ledger"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 
 /** An account row of `ledger_accounts`. @since 0.1.0 @category models */
 export interface AccountRow {
@@ -190,3 +191,19 @@ export const account = (key: { readonly kind: string; readonly partyID?: string;
       a.kind === key.kind && a.partyID === (key.partyID ?? "") && a.shopID === (key.shopID ?? "") &&
       a.currency === key.currency
     ))
+
+/**
+ * A shop's settlement account through the `Ledger` port: its id, what it holds and its held
+ * differences. The account must have been opened (by the shop's first posting).
+ *
+ * @since 0.1.0
+ */
+export const settlementAccount = (partyID: string, shopID: string, currency = "RUB") =>
+  Effect.gen(function*() {
+    const ledger = yield* Ledger
+    const id = yield* ledger.account({ kind: "settlement", partyID, shopID, currency })
+    const balance = yield* ledger.balance(id)
+    if (Option.isNone(balance)) return yield* Effect.dieMessage(`no settlement account of ${shopID} in ${currency}`)
+    const { own, minAvailable, maxAvailable } = balance.value
+    return { id, own, minDiff: minAvailable - own, maxDiff: maxAvailable - own }
+  })

@@ -24,3 +24,7 @@ export * as TestKassa from "./TestKassa.js"
 export * as TestServer from "./TestServer.js"
 /** @since 0.1.0 */
 export * as WebhookReceiver from "./WebhookReceiver.js"
+/** @since 0.1.0 */
+export * as Arbitraries from "./Arbitraries.js"
+/** @since 0.1.0 */
+export * as ArbitrariesPaymentLife from "./ArbitrariesPaymentLife.js"

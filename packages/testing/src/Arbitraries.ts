@@ -163,16 +163,26 @@ export type InvoiceParams = Omit<typeof Invoice.InvoiceParams.Encoded, "amount" 
   readonly cart?: ReadonlyArray<CartLine>
 }
 
+/** Where an invoice or template goes: the shop and, when given, its currency (a shop takes only its own). @since 0.1.0 @category models */
+export interface ShopOptions {
+  readonly shopID: string
+  readonly currency?: string | undefined
+}
+
+const currencyOf = (options: ShopOptions) =>
+  options.currency === undefined ? currency : FastCheck.constant(options.currency)
+
 /**
- * createInvoice's body for `shopID`: an amount and currency of the demo's terms, sometimes with a
- * cart adding up to the amount, a due date from one minute to 30 days after `now`.
+ * createInvoice's body for `shopID`: an amount of the demo's terms in the shop's currency (any
+ * of the terms' when not given), sometimes with a cart adding up to the amount, a due date from
+ * one minute to 30 days after `now`.
  *
  * @since 0.1.0 @category arbitraries
  */
-export const invoiceParams = (options: { readonly now: Date; readonly shopID: string }): FastCheck.Arbitrary<InvoiceParams> =>
+export const invoiceParams = (options: ShopOptions & { readonly now: Date }): FastCheck.Arbitrary<InvoiceParams> =>
   FastCheck.record({
     amount,
-    currency,
+    currency: currencyOf(options),
     dueDate: dueDateAfter(options.now),
     product: FastCheck.string({ maxLength: 100 }),
     description: optional(FastCheck.string({ maxLength: 1000 })),
@@ -188,7 +198,7 @@ export const invoiceParams = (options: { readonly now: Date; readonly shopID: st
 /** createInvoiceTemplate's body. @since 0.1.0 @category models */
 export type InvoiceTemplateParams = typeof InvoiceTemplate.CreateParams.Encoded
 
-const lineCost = FastCheck.oneof(
+const lineCost = (currency: FastCheck.Arbitrary<string>) => FastCheck.oneof(
   FastCheck.constant({ costType: "InvoiceTemplateLineCostUnlim" as const }),
   FastCheck.record({ currency, amount }).map((c) => ({ costType: "InvoiceTemplateLineCostFixed" as const, ...c })),
   FastCheck.tuple(currency, amount, amount).map(([currency, a, b]) => ({
@@ -198,10 +208,10 @@ const lineCost = FastCheck.oneof(
   }))
 )
 
-const templateDetails = FastCheck.oneof(
+const templateDetails = (currency: FastCheck.Arbitrary<string>) => FastCheck.oneof(
   FastCheck.record({
     product: FastCheck.string({ minLength: 1, maxLength: 100 }),
-    price: lineCost,
+    price: lineCost(currency),
     taxMode: optional(Arbitrary.make(Cart.TaxMode))
   }).map((line) => withoutUndefined({ templateType: "InvoiceTemplateSingleLine" as const, ...line })),
   FastCheck.tuple(cart, currency).map(([c, currency]) => ({
@@ -213,11 +223,11 @@ const templateDetails = FastCheck.oneof(
 
 /**
  * createInvoiceTemplate's body for `shopID` in the newer revision: a lifetime of 1 to 90 days
- * (plus up to a year) and single-line (unlimited, fixed or range cost) or multi-line details.
+ * (plus up to a year) and, in the shop's currency when given, single-line (unlimited, fixed or range cost) or multi-line details.
  *
  * @since 0.1.0 @category arbitraries
  */
-export const invoiceTemplateParams = (options: { readonly shopID: string }): FastCheck.Arbitrary<InvoiceTemplateParams> =>
+export const invoiceTemplateParams = (options: ShopOptions): FastCheck.Arbitrary<InvoiceTemplateParams> =>
   FastCheck.record({
     externalID: optional(identifier),
     name: optional(FastCheck.string({ maxLength: 100 })),
@@ -227,7 +237,7 @@ export const invoiceTemplateParams = (options: { readonly shopID: string }): Fas
       months: FastCheck.integer({ min: 0, max: 11 }),
       years: FastCheck.integer({ min: 0, max: 1 })
     }),
-    details: templateDetails,
+    details: templateDetails(currencyOf(options)),
     metadata: optional(metadata)
   }).map((params) => withoutUndefined({ ...params, shopID: options.shopID }))
 

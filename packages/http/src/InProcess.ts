@@ -1,17 +1,20 @@
 /**
- * The HTTP API in-process: the contract's typed client (`HttpApiClient` of `KassaApi`) over a
- * transport that hands each request to the server's own web handler, with no socket. The same
- * operation names, JSON parameters decoded by the contract's schemas (bad input is the typed
- * 400 `BusinessError`, never a defect), the same answers, and the same authentication, scoping,
- * `X-Request-ID` replay and error mapping as the wire, because it is the wire's code.
+ * The HTTP API in-process: the contract's typed client (`HttpApiClient` of `JsonApi`, the
+ * contract with JSON request bodies) over a transport that hands each request to the server's
+ * own web handler, with no socket. The same operation names, request bodies as the wire's JSON
+ * decoded by the server's schemas (bad input is the typed 400 `BusinessError` naming the field,
+ * never a defect), the same answers, and the same authentication, scoping, `X-Request-ID`
+ * replay and error mapping as the wire, because it is the wire's code.
  *
  * @since 0.1.0
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApiClient from "@effect/platform/HttpApiClient"
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpRouter from "@effect/platform/HttpRouter"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
@@ -22,7 +25,8 @@ import * as FiberRef from "effect/FiberRef"
 import { dual } from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { KassaApi } from "./api/KassaApi.js"
+import type * as ParseResult from "effect/ParseResult"
+import { JsonApi } from "./api/JsonApi.js"
 import * as Http from "./server/Http.js"
 
 // Only the URL's path reaches the handler; the origin just makes the URL absolute.
@@ -48,8 +52,18 @@ export const withRequestId: {
 
 const freshRequestId = () => crypto.randomUUID().replaceAll("-", "")
 
-const clientOf = (fetch: typeof globalThis.fetch, token: string) =>
-  HttpApiClient.make(KassaApi, {
+/**
+ * The typed client of the whole contract with JSON request bodies, as
+ * `HttpApiClient.make(JsonApi)` derives it.
+ *
+ * @since 0.1.0 @category models
+ */
+export type Client = typeof JsonApi extends HttpApi.HttpApi<string, infer Groups, infer E, infer _R> ?
+  HttpApiClient.Client<Groups, E | HttpClientError.HttpClientError | ParseResult.ParseError, never>
+  : never
+
+const clientOf = (fetch: typeof globalThis.fetch, token: string): Effect.Effect<Client> =>
+  HttpApiClient.make(JsonApi, {
     baseUrl: origin,
     transformClient: HttpClient.mapRequestEffect((request) =>
       Effect.map(FiberRef.get(currentRequestId), (id) =>
@@ -59,13 +73,6 @@ const clientOf = (fetch: typeof globalThis.fetch, token: string) =>
         ))
     )
   }).pipe(Effect.provide(FetchHttpClient.layer), Effect.provideService(FetchHttpClient.Fetch, fetch))
-
-/**
- * The typed client of the whole contract, as `HttpApiClient.make(KassaApi)` derives it.
- *
- * @since 0.1.0 @category models
- */
-export type Client = Effect.Effect.Success<ReturnType<typeof clientOf>>
 
 /**
  * Callers of the in-process API. `asParty` issues the party an API key (`ApiKeyService.issue`,

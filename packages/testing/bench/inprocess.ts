@@ -1,4 +1,4 @@
-// The cost of one createInvoice through InProcess against the same typed client over HTTP
+// The cost of one createInvoice through InProcess against the same client (of JsonApi) over HTTP
 // (a socket on 127.0.0.1), both on one Kassa on SQLite in this process: N sequential calls each
 // way, after a warm-up, in alternating rounds. A measurement, not a test.
 // npx vite-node --config vitest.config.ts packages/testing/bench/inprocess.ts [N]
@@ -8,7 +8,8 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Kassa, TokenKeys } from "@kassa/adapters"
-import { InProcess, KassaApi } from "@kassa/http"
+import { InProcess } from "@kassa/http"
+import { JsonApi } from "@kassa/http/api"
 import * as Http from "@kassa/http/server/Http"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -32,7 +33,7 @@ type Client = InProcess.Client
 
 let requests = 0
 const overHttp = (token: string) =>
-  HttpApiClient.make(KassaApi.KassaApi, {
+  HttpApiClient.make(JsonApi.JsonApi, {
     transformClient: HttpClient.mapRequest((request) =>
       request.pipe(HttpClientRequest.setHeader("x-request-id", `bench-${++requests}`), HttpClientRequest.bearerToken(token))
     )
@@ -44,7 +45,7 @@ const createInvoices = (api: Client, shopID: string, n: number) =>
     const cpu = process.cpuUsage()
     for (let i = 0; i < n; i++) {
       yield* api.Invoices.createInvoice({
-        payload: { shopID, dueDate: new Date(Date.now() + 86_400_000), amount: 10_000, currency: "RUB", product: "Tea", metadata: {} }
+        payload: { shopID, dueDate: new Date(Date.now() + 86_400_000).toISOString(), amount: 10_000, currency: "RUB", product: "Tea", metadata: {} }
       })
     }
     const used = process.cpuUsage(cpu)

@@ -74,16 +74,19 @@ const clientOf = (fetch: typeof globalThis.fetch, token: string): Effect.Effect<
     )
   }).pipe(Effect.provide(FetchHttpClient.layer), Effect.provideService(FetchHttpClient.Fetch, fetch))
 
+type IssueError = Effect.Effect.Error<ReturnType<Client["Admin"]["issueApiKey"]>>
+
 /**
- * Callers of the in-process API. `asParty` issues the party an API key (`ApiKeyService.issue`,
- * listed and revocable like any other) and answers a client acting with it; `asOperator` issues
- * an operator token. Keep the client: each call issues a new key.
+ * Callers of the in-process API. `asOperator` acts with an operator token issued when the layer
+ * is built. `asParty` asks the operator API for a new API key of the party (`issueApiKey`: an
+ * unknown party is `NotFound`; the key is listed and revocable like any other) and answers a
+ * client acting with it: keep the client rather than asking again.
  *
  * @since 0.1.0 @category models
  */
 export interface Callers {
-  readonly asParty: (partyID: string) => Effect.Effect<Client>
-  readonly asOperator: Effect.Effect<Client>
+  readonly asParty: (partyID: string) => Effect.Effect<Client, IssueError>
+  readonly asOperator: Client
 }
 
 /** @since 0.1.0 @category tags */
@@ -99,10 +102,12 @@ export const make = Effect.gen(function*() {
   const runtime = yield* Effect.runtime<HttpRouter.HttpRouter.DefaultServices>()
   const handler = HttpApp.toWebHandlerRuntime(runtime)(app)
   const fetch: typeof globalThis.fetch = (input, init) => handler(new Request(input, init))
-  const keys = yield* ApiKeyService.ApiKeyService
+  const { token } = yield* Effect.orDie((yield* ApiKeyService.ApiKeyService).issueOperator())
+  const operator = yield* clientOf(fetch, token)
   return InProcess.of({
-    asParty: (partyID) => Effect.flatMap(Effect.orDie(keys.issue(partyID)), ({ token }) => clientOf(fetch, token)),
-    asOperator: Effect.flatMap(Effect.orDie(keys.issueOperator()), ({ token }) => clientOf(fetch, token))
+    asParty: (partyID) =>
+      Effect.flatMap(operator.Admin.issueApiKey({ path: { partyID } }), ({ apiKey }) => clientOf(fetch, apiKey)),
+    asOperator: operator
   })
 })
 

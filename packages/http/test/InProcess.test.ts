@@ -117,13 +117,14 @@ for (const dialect of Dialects.dialects()) {
         Effect.gen(function*() {
           const inProcess = yield* InProcess.InProcess
           const m = yield* Fixtures.merchant()
-          const operator = yield* inProcess.asOperator
+          const operator = inProcess.asOperator
           const before = yield* operator.Admin.listApiKeys({ path: { partyID: m.partyID } })
           const party = yield* inProcess.asParty(m.partyID)
           const after = yield* operator.Admin.listApiKeys({ path: { partyID: m.partyID } })
           assert.strictEqual(after.length, before.length + 1)
           assert.strictEqual(yield* errorTag(party.Admin.issueApiKey({ path: { partyID: m.partyID } })), "Unauthorized")
           assert.strictEqual(yield* errorTag(operator.Invoices.getInvoiceByID({ path: { invoiceID: "any" } })), "Unauthorized")
+          assert.strictEqual(yield* errorTag(inProcess.asParty("no-such-party")), "NotFound")
         }))
     }
   )

@@ -10,4 +10,6 @@ export * as Config from "./server/Config.js"
 /** @since 0.1.0 */
 export * as Http from "./server/Http.js"
 /** @since 0.1.0 */
+export * as InProcess from "./InProcess.js"
+/** @since 0.1.0 */
 export * as KassaApi from "./api/KassaApi.js"

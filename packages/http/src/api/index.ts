@@ -18,6 +18,8 @@ export * as Invoices from "./Invoices.js"
 /** @since 0.1.0 */
 export * as InvoiceTemplates from "./InvoiceTemplates.js"
 /** @since 0.1.0 */
+export * as JsonApi from "./JsonApi.js"
+/** @since 0.1.0 */
 export * as KassaApi from "./KassaApi.js"
 /** @since 0.1.0 */
 export * as Parties from "./Parties.js"

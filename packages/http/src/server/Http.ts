@@ -56,13 +56,21 @@ export const app = Layer.mergeAll(
   ThreeDSecure.layer
 ).pipe(Layer.provideMerge(api), Layer.provideMerge(Metrics.layer))
 
-const serveWith = (requestSpans: boolean) =>
-  HttpApiBuilder.serve().pipe(
-    Layer.provide(app),
+/**
+ * The router and tracing settings of whatever serves `app`: the server, or the in-process
+ * transport (`InProcess`).
+ *
+ * @since 0.1.0 @category layers
+ */
+export const configured = (requestSpans: boolean) => <A, E, R>(layer: Layer.Layer<A, E, R>) =>
+  layer.pipe(
     // Long path values must reach the schema (400 naming the field), not the router's limit (404).
     Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: 1024 })),
     HttpMiddleware.withTracerDisabledWhen(() => !requestSpans)
   )
+
+const serveWith = (requestSpans: boolean) =>
+  HttpApiBuilder.serve().pipe(Layer.provide(app), configured(requestSpans))
 
 /** Passes one service of the layer it is provided with on, and nothing else of it. */
 const reach = <I, S>(tag: Context.Tag<I, S>) => Layer.effect(tag, tag)

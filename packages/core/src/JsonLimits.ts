@@ -32,14 +32,8 @@ const pathOf = (frame: Frame | undefined): Array<string | number> => {
 
 const hasNul = (s: string) => s.includes("\u0000")
 
-/**
- * The first violation found in a JSON value, or `undefined` when it has none.
- *
- * @since 0.1.0
- */
-export const check = (value: unknown, depthLimit: number = maxDepth): Violation | undefined => {
-  if (typeof value === "string") return hasNul(value) ? { path: [], reason: "nul" } : undefined
-  if (value === null || typeof value !== "object") return undefined
+/** The walk that tells where: a frame per object, so a violation's path can be read back. */
+const locate = (value: object, depthLimit: number): Violation | undefined => {
   const stack: Array<Frame> = [{ value, depth: 1, key: "", parent: undefined }]
   while (stack.length > 0) {
     const frame = stack.pop()!
@@ -57,6 +51,57 @@ export const check = (value: unknown, depthLimit: number = maxDepth): Violation 
     }
   }
   return undefined
+}
+
+/**
+ * Whether `value` holds no violation, walked without frames or entry pairs: a value within the
+ * limits (nearly every one) is checked on every decode and encode of `metadata`, so only a value
+ * that fails pays for `locate`'s paths.
+ */
+const within = (value: object, depthLimit: number): boolean => {
+  const values: Array<object> = [value]
+  const depths: Array<number> = [1]
+  while (values.length > 0) {
+    const node = values.pop()!
+    const depth = depths.pop()!
+    if (depth > depthLimit) return false
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const child: unknown = node[i]
+        if (typeof child === "string") {
+          if (hasNul(child)) return false
+        } else if (child !== null && typeof child === "object") {
+          values.push(child)
+          depths.push(depth + 1)
+        }
+      }
+    } else {
+      const keys = Object.keys(node)
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!
+        if (hasNul(key)) return false
+        const child: unknown = (node as Record<string, unknown>)[key]
+        if (typeof child === "string") {
+          if (hasNul(child)) return false
+        } else if (child !== null && typeof child === "object") {
+          values.push(child)
+          depths.push(depth + 1)
+        }
+      }
+    }
+  }
+  return true
+}
+
+/**
+ * The first violation found in a JSON value, or `undefined` when it has none.
+ *
+ * @since 0.1.0
+ */
+export const check = (value: unknown, depthLimit: number = maxDepth): Violation | undefined => {
+  if (typeof value === "string") return hasNul(value) ? { path: [], reason: "nul" } : undefined
+  if (value === null || typeof value !== "object") return undefined
+  return within(value, depthLimit) ? undefined : locate(value, depthLimit)
 }
 
 /**

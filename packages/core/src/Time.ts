@@ -6,10 +6,21 @@
 import * as Schema from "effect/Schema"
 import * as JsonLimits from "./JsonLimits.js"
 
-const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/
+const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/
 
 const isLeapYear = (y: number) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
-const daysInMonth = (y: number, m: number) => (m === 2 ? (isLeapYear(y) ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31)
+const daysInMonth = (y: number, m: number) => (m === 2 ? (isLeapYear(y) ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31)
+
+/** The milliseconds of a fraction of a second's digits, truncated as `Date` reads them. */
+const millisOf = (digits: string | undefined): number =>
+  digits === undefined ? 0 : Number(digits.length >= 3 ? digits.slice(0, 3) : digits.padEnd(3, "0"))
+
+/** `Date.UTC`, except that it reads years 0–99 as 1900–1999. */
+const utc = (year: number, month: number, day: number, hour: number, minute: number, second: number, ms: number): number => {
+  if (year >= 100) return Date.UTC(year, month - 1, day, hour, minute, second, ms)
+  const at = new Date(Date.UTC(2000, month - 1, day, hour, minute, second, ms))
+  return at.setUTCFullYear(year, month - 1, day)
+}
 
 /**
  * The moment an RFC 3339 date-time with an offset names, or `undefined` when the text is not
@@ -19,16 +30,22 @@ const daysInMonth = (y: number, m: number) => (m === 2 ? (isLeapYear(y) ? 29 : 2
  * @since 0.1.0
  */
 export const parseDateTime = (text: string, options?: { readonly space?: boolean }): Date | undefined => {
+  const ms = parseMillis(text, options?.space === true)
+  return ms === undefined ? undefined : new Date(ms)
+}
+
+/** `parseDateTime`'s moment in milliseconds since the epoch, read from the text's fields. */
+const parseMillis = (text: string, space: boolean): number | undefined => {
   const m = rfc3339.exec(text)
-  if (m === null || (text[10] === " " && options?.space !== true)) return undefined
-  const [year, month, day, hour, minute, second, offsetHours = 0, offsetMinutes = 0] = m.slice(1).map((f) =>
-    f === undefined ? undefined : Number(f)
-  ) as [number, number, number, number, number, number, number?, number?]
+  if (m === null || (text[10] === " " && !space)) return undefined
+  const year = Number(m[1]), month = Number(m[2]), day = Number(m[3])
+  const hour = Number(m[4]), minute = Number(m[5]), second = Number(m[6])
+  const offsetHours = m[8] === undefined ? 0 : Number(m[9]), offsetMinutes = m[8] === undefined ? 0 : Number(m[10])
   const exists = month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) &&
     hour <= 23 && minute <= 59 && second <= 59 && offsetHours <= 23 && offsetMinutes <= 59
   if (!exists) return undefined
-  const at = new Date(text)
-  return Number.isNaN(at.getTime()) ? undefined : at
+  const offset = (m[8] === "-" ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000
+  return utc(year, month, day, hour, minute, second, millisOf(m[7])) - offset
 }
 
 /** A date-time as text, checked as `parseDateTime` checks it. @since 0.1.0 @category schemas */
@@ -46,7 +63,7 @@ export const DateTimeText = Schema.String.pipe(
 export const DateTime = Schema.transform(
   DateTimeText,
   Schema.ValidDateFromSelf,
-  { strict: true, decode: (s) => new Date(s), encode: (d) => d.toISOString() }
+  { strict: true, decode: (s) => parseDateTime(s)!, encode: (d) => d.toISOString() }
 ).annotations({ identifier: "DateTime", jsonSchema: { type: "string", format: "date-time" } })
 
 /**

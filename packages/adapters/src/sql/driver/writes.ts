@@ -16,8 +16,11 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type * as SqlConnection from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as FiberId from "effect/FiberId"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
 import * as Option from "effect/Option"
@@ -297,33 +300,43 @@ const flushBefore = (prior: Option.Option<Statement.Statement.Transformer>): Sta
   return Object.assign(transformer, { [flushing]: true })
 }
 
-const withFlushBefore = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.flatMap(FiberRef.get(Statement.currentTransformer), (prior) =>
-    Option.isSome(prior) && flushing in prior.value ? effect : Statement.withTransformer(effect, flushBefore(prior)))
+/** `effect` with `flushBefore` as the statement transformer, unless the one there (`prior`) already flushes. */
+const withFlushBefore = (prior: Option.Option<Statement.Statement.Transformer>) =>
+<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Option.isSome(prior) && flushing in prior.value ? effect : Statement.withTransformer(effect, flushBefore(prior))
 
 const makeHeld = (sql: SqlClient.SqlClient): Held => ({ sql, writes: [], tables: new Set(), wrote: false, locked: new Set() })
 
 /**
  * A connection that opens its transaction when first used: it takes a connection of the pool
- * and sends `BEGIN` then. `opened` answers the connection if it has.
+ * and sends `BEGIN` then. `opened` answers the connection if it has. Statements that ask for it
+ * while it opens wait for that opening (its outcome, a failure too, is every caller's); once open,
+ * it is handed out without a step of its own (`Effect.cached` would take a semaphore, read the
+ * clock and provide its context again at every statement).
  */
-const lazyConnection = (sql: SqlClient.SqlClient, scope: Scope.Scope) =>
-  Effect.map(
-    Effect.cached(Effect.tap(Scope.extend(sql.reserve, scope), (conn) => conn.executeUnprepared("BEGIN", [], undefined))),
-    (open) => {
-      let opened: SqlConnection.Connection | undefined
-      const conn = Effect.tap(open, (c) => (opened = c))
-      const lazy: SqlConnection.Connection = {
-        execute: (text, params, transform) => Effect.flatMap(conn, (c) => c.execute(text, params, transform)),
-        executeRaw: (text, params) => Effect.flatMap(conn, (c) => c.executeRaw(text, params)),
-        executeStream: (text, params, transform) =>
-          Stream.unwrap(Effect.map(conn, (c) => c.executeStream(text, params, transform))),
-        executeValues: (text, params) => Effect.flatMap(conn, (c) => c.executeValues(text, params)),
-        executeUnprepared: (text, params, transform) => Effect.flatMap(conn, (c) => c.executeUnprepared(text, params, transform))
-      }
-      return { lazy, opened: () => opened }
-    }
-  )
+const lazyConnection = (sql: SqlClient.SqlClient, scope: Scope.Scope) => {
+  let opened: SqlConnection.Connection | undefined
+  let opening: Deferred.Deferred<SqlConnection.Connection, SqlError> | undefined
+  const conn: Effect.Effect<SqlConnection.Connection, SqlError> = Effect.suspend(() => {
+    if (opened !== undefined) return Effect.succeed(opened)
+    if (opening !== undefined) return Deferred.await(opening)
+    const done = (opening = Deferred.unsafeMake<SqlConnection.Connection, SqlError>(FiberId.none))
+    return Effect.tap(Scope.extend(sql.reserve, scope), (c) => c.executeUnprepared("BEGIN", [], undefined)).pipe(
+      Effect.onExit((exit) => {
+        if (Exit.isSuccess(exit)) opened = exit.value
+        return Deferred.done(done, exit)
+      })
+    )
+  })
+  const lazy: SqlConnection.Connection = {
+    execute: (text, params, transform) => Effect.flatMap(conn, (c) => c.execute(text, params, transform)),
+    executeRaw: (text, params) => Effect.flatMap(conn, (c) => c.executeRaw(text, params)),
+    executeStream: (text, params, transform) => Stream.unwrap(Effect.map(conn, (c) => c.executeStream(text, params, transform))),
+    executeValues: (text, params) => Effect.flatMap(conn, (c) => c.executeValues(text, params)),
+    executeUnprepared: (text, params, transform) => Effect.flatMap(conn, (c) => c.executeUnprepared(text, params, transform))
+  }
+  return { lazy, opened: () => opened }
+}
 
 /**
  * @internal
@@ -334,37 +347,40 @@ const lazyConnection = (sql: SqlClient.SqlClient, scope: Scope.Scope) =>
  */
 export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
 <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
-  Effect.flatMap(Effect.zip(FiberRef.get(heldWrites), Effect.serviceOption(SqlClient.TransactionConnection)), ([outer, conn]) => {
-    if (Option.isSome(conn)) {
+  Effect.withFiberRuntime<A, E | SqlError, R>((fiber) => {
+    const outer = fiber.getFiberRef(heldWrites)
+    const flushingBefore = withFlushBefore(fiber.getFiberRef(Statement.currentTransformer))
+    if (Context.getOption(fiber.getFiberRef(FiberRef.currentContext), SqlClient.TransactionConnection)._tag === "Some") {
       const inner = sql.withTransaction(Effect.suspend(() => {
         const held = makeHeld(sql)
         return Effect.locally(Effect.tap(effect, () => flush(held)), heldWrites, held)
       }))
-      return withFlushBefore(inTransaction(outer) ? Effect.zipRight(flush(outer), inner) : inner)
+      return flushingBefore(inTransaction(outer) ? Effect.zipRight(flush(outer), inner) : inner)
     }
     return Effect.uninterruptibleMask((restore) =>
-      Effect.gen(function*() {
-        const scope = yield* Scope.make()
-        const { lazy, opened } = yield* lazyConnection(sql, scope)
+      Effect.flatMap(Scope.make(), (scope) => {
+        const { lazy, opened } = lazyConnection(sql, scope)
         const held = makeHeld(sql)
-        const exit = yield* restore(effect).pipe(
+        return restore(effect).pipe(
           // once open, the held writes go inside it; else they are the unit's, sent below
           Effect.tap(() => opened() === undefined ? Effect.void : flush(held)),
           Effect.provideService(SqlClient.TransactionConnection, [lazy, 0]),
           Effect.locally(heldWrites, held),
-          withFlushBefore,
-          Effect.exit
+          flushingBefore,
+          Effect.exit,
+          Effect.flatMap((exit) => {
+            const conn = opened()
+            const end: Effect.Effect<void, SqlError> = conn !== undefined
+              ? Effect.orDie(conn.executeUnprepared(Exit.isSuccess(exit) ? "COMMIT" : "ROLLBACK", [], undefined))
+              : Exit.isSuccess(exit) && held.writes.length > 0
+              ? sendUnit(held.writes.splice(0))
+              : Effect.void
+            return Effect.flatMap(Effect.exit(restore(end)), (ended): Effect.Effect<A, E | SqlError> => {
+              if (Exit.isFailure(ended)) return Effect.zipRight(Scope.close(scope, ended), Effect.failCause(ended.cause))
+              return Effect.zipRight(Scope.close(scope, exit), exit)
+            })
+          })
         )
-        const conn = opened()
-        const end: Effect.Effect<void, SqlError> = conn !== undefined
-          ? Effect.orDie(conn.executeUnprepared(Exit.isSuccess(exit) ? "COMMIT" : "ROLLBACK", [], undefined))
-          : Exit.isSuccess(exit) && held.writes.length > 0
-          ? sendUnit(held.writes.splice(0))
-          : Effect.void
-        const ended = yield* Effect.exit(restore(end))
-        yield* Scope.close(scope, Exit.isSuccess(ended) ? exit : ended)
-        if (Exit.isFailure(ended)) return yield* Effect.failCause(ended.cause)
-        return yield* exit
       })
     ).pipe(Effect.withSpan("sql.transaction", { kind: "client", captureStackTrace: false }))
   })

@@ -46,12 +46,7 @@ layer(Kassa.layerMemory({ webhooks: { run: false } }))("Kassa.layerMemory", (it)
       })
       const started = yield* payments.create(m.partyID, invoice.id, {
         flow: { type: "PaymentFlowInstant" },
-        payer: {
-          payerType: "PaymentResourcePayer",
-          paymentToolToken: resource.paymentToolToken,
-          paymentSession: resource.paymentSession,
-          contactInfo: { email: "payer@kassa.test" }
-        },
+        payer: Fixtures.resourcePayer(resource),
         makeRecurrent: false
       })
       const payment = yield* settle(payments.get(m.partyID, invoice.id, started.id).pipe(Effect.orDie), (p) => FINAL.includes(p.status))

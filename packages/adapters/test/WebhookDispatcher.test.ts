@@ -122,12 +122,7 @@ const payByCard = (m: Fixtures.Merchant, invoiceID: string, card = CARD) =>
     })
     return yield* payments.create(m.partyID, invoiceID, {
       flow: { type: "PaymentFlowInstant" },
-      payer: {
-        payerType: "PaymentResourcePayer",
-        paymentToolToken: resource.paymentToolToken,
-        paymentSession: resource.paymentSession,
-        contactInfo: { email: "payer@kassa.test" }
-      },
+      payer: Fixtures.resourcePayer(resource),
       makeRecurrent: false
     })
   }).pipe(Effect.orDie)

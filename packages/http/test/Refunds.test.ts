@@ -58,12 +58,7 @@ const pay = (api: Api, shopID: string, options: PayOptions = {}) =>
       path: { invoiceID: invoice.id },
       payload: {
         flow: options.hold === true ? { type: "PaymentFlowHold", onHoldExpiration: "cancel" } : { type: "PaymentFlowInstant" },
-        payer: {
-          payerType: "PaymentResourcePayer",
-          paymentToolToken: resource.paymentToolToken,
-          paymentSession: resource.paymentSession,
-          contactInfo: { email: "payer@kassa.test" }
-        },
+        payer: Fixtures.resourcePayer(resource),
         makeRecurrent: false
       }
     })

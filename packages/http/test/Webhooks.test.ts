@@ -365,12 +365,7 @@ for (const dialect of Dialects.dialects()) {
           path: { invoiceID: invoice.id },
           payload: {
             flow: { type: "PaymentFlowInstant" },
-            payer: {
-              payerType: "PaymentResourcePayer",
-              paymentToolToken: resource.paymentToolToken,
-              paymentSession: resource.paymentSession,
-              contactInfo: { email: "payer@kassa.test" }
-            },
+            payer: Fixtures.resourcePayer(resource),
             makeRecurrent: false
           }
         })

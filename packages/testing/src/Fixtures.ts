@@ -44,3 +44,16 @@ export const merchant = (overrides: Partial<Onboarding.OnboardingParams> = {}) =
 export const operatorToken = Effect.flatMap(ApiKeyService.ApiKeyService, (keys) => keys.issueOperator()).pipe(
   Effect.map((k) => k.token)
 )
+
+/**
+ * A payer paying with a payment resource (a card token and its session), as a payment's
+ * parameters name it.
+ *
+ * @since 0.1.0
+ */
+export const resourcePayer = (resource: { readonly paymentToolToken: string; readonly paymentSession: string }) => ({
+  payerType: "PaymentResourcePayer" as const,
+  paymentToolToken: resource.paymentToolToken,
+  paymentSession: resource.paymentSession,
+  contactInfo: { email: "payer@kassa.test" }
+})

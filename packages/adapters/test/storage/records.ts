@@ -104,12 +104,7 @@ export const payment = Effect.gen(function*() {
   }).pipe(Effect.orDie)
   const started = yield* payments.create(merchant.partyID, inv.id, {
     flow: { type: "PaymentFlowHold", onHoldExpiration: "cancel" },
-    payer: {
-      payerType: "PaymentResourcePayer",
-      paymentToolToken: resource.paymentToolToken,
-      paymentSession: resource.paymentSession,
-      contactInfo: { email: "payer@kassa.test" }
-    },
+    payer: Fixtures.resourcePayer(resource),
     makeRecurrent: false
   }).pipe(Effect.orDie)
   return { merchant, invoice: inv, paymentID: started.id }

@@ -57,6 +57,8 @@ export const make = (ctx: CustomerContext) =>
             yield* timers.cancel(ADVANCE_TIMER, subject)
             yield* timers.cancel(INTERACTION_TIMER, subject)
           } else if (updated.interactionID !== undefined && b.interactionID === undefined) {
+            // Waiting on the payer, there is nothing to resume: the challenge's timeout stands in.
+            yield* timers.cancel(ADVANCE_TIMER, subject)
             yield* timers.schedule({
               kind: INTERACTION_TIMER,
               subject,

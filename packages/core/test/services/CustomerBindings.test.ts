@@ -5,6 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { CustomerParams } from "@kassa/core/customer/Customer"
 import { CustomerService } from "@kassa/core/customer/CustomerService"
+import { MemoryStore } from "@kassa/core/memory/MemoryStore"
 import * as Scripted from "@kassa/core/memory/ScriptedAcquirer"
 import * as Settings from "@kassa/core/Settings"
 import * as Effect from "effect/Effect"
@@ -74,8 +75,14 @@ describe("CustomerService: bindings", () => {
       yield* (yield* ScriptedAcquirer).script.authorize(Scripted.answer(Scripted.challenge))
       const { customer, m, started } = yield* binding
       yield* MemoryKassa.settle
+      // while the payer has the challenge, only its timeout waits: no recovery runs in vain
+      const timers = (yield* MemoryStore).table<{ readonly kind: string; readonly subject: string }>("timers")
+      const pending = (yield* timers.values).filter((t) => t.subject.includes(started.id)).map((t) => t.kind)
+      assert.deepStrictEqual(pending, ["binding.interaction"])
+      const calls = (yield* (yield* ScriptedAcquirer).calls).length
       yield* MemoryKassa.elapse(Settings.defaults.interactionTimeoutMs - 1)
       assert.deepStrictEqual(yield* state(m.partyID, customer.id, started.id), { customer: "unready", binding: "pending" })
+      assert.strictEqual((yield* (yield* ScriptedAcquirer).calls).length, calls)
       yield* MemoryKassa.elapse(1)
       assert.deepStrictEqual(yield* state(m.partyID, customer.id, started.id), { customer: "unready", binding: "failed" })
     }).pipe(Effect.provide(MemoryKassa.layer)))

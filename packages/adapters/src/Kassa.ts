@@ -17,6 +17,8 @@ import {
   ChargebackService,
   ContractService,
   CustomerService,
+  DepositService,
+  IdentityService,
   InvoiceService,
   InvoiceTemplateService,
   Onboarding,
@@ -27,6 +29,8 @@ import {
   RefundService,
   Settings,
   ShopService,
+  W2WService,
+  WalletService,
   WebhookService
 } from "@kassa/core"
 import * as MemoryPorts from "@kassa/core/memory/MemoryPorts"
@@ -83,7 +87,11 @@ export const services = Layer.mergeAll(
   CustomerService.CustomerService.Default,
   ContractService.ContractService.Default,
   WebhookService.WebhookService.Default,
-  SearchService.Default
+  SearchService.Default,
+  IdentityService.IdentityService.Default,
+  WalletService.WalletService.Default,
+  DepositService.DepositService.Default,
+  W2WService.W2WService.Default
 )
 
 /** What core's services are: what handlers and embedders call. @since 0.1.0 @category models */

@@ -35,11 +35,14 @@ const accounts = reader(AccountRow, (r): Model.AccountState => r)
 
 const accountsById = (rows: ReadonlyArray<unknown>) => new Map(accounts.all(rows).map((a) => [a.id, a] as const))
 
-/** An account with its key: `party_id` and `shop_id` are "" for the platform's accounts. */
+/**
+ * An account with its key: `party_id` and `shop_id` are "" for the platform's accounts; a
+ * wallet's account keeps its wallet's id in `shop_id` (the owner inside the party).
+ */
 const balances = reader(
   Schema.Struct({
     ...AccountRow.fields,
-    kind: Schema.Literal("settlement", "guarantee", "provider", "system"),
+    kind: Schema.Literal("settlement", "guarantee", "provider", "system", "wallet", "source"),
     partyId: Schema.String,
     shopId: Schema.String
   }),
@@ -47,7 +50,12 @@ const balances = reader(
     id: account.id,
     currency: account.currency,
     ...Model.balanceOf(account),
-    key: { kind, ...opt("partyID", partyId === "" ? undefined : partyId), ...opt("shopID", shopId === "" ? undefined : shopId), currency: account.currency }
+    key: {
+      kind,
+      ...opt("partyID", partyId === "" ? undefined : partyId),
+      ...opt(kind === "wallet" ? "walletID" : "shopID", shopId === "" ? undefined : shopId),
+      currency: account.currency
+    }
   })
 )
 
@@ -191,7 +199,7 @@ export const layer = Layer.effect(
           const row = {
             kind: key.kind,
             partyId: key.partyID ?? "",
-            shopId: key.shopID ?? "",
+            shopId: key.shopID ?? key.walletID ?? "",
             currency: key.currency
           }
           const cacheKey = `${row.kind}\u0000${row.partyId}\u0000${row.shopId}\u0000${row.currency}`

@@ -8,8 +8,10 @@ import * as Layer from "effect/Layer"
 import * as SqlApiKeys from "./SqlApiKeys.js"
 import * as SqlContracts from "./SqlContracts.js"
 import * as SqlCustomers from "./SqlCustomers.js"
+import * as SqlDeposits from "./SqlDeposits.js"
 import * as SqlEventLog from "./SqlEventLog.js"
 import * as SqlIdempotency from "./SqlIdempotency.js"
+import * as SqlIdentities from "./SqlIdentities.js"
 import * as SqlInvoices from "./SqlInvoices.js"
 import * as SqlInvoiceTemplates from "./SqlInvoiceTemplates.js"
 import * as SqlLedger from "./SqlLedger.js"
@@ -21,6 +23,8 @@ import * as SqlRequestReplays from "./SqlRequestReplays.js"
 import * as SqlShops from "./SqlShops.js"
 import * as SqlTimers from "./SqlTimers.js"
 import * as SqlTransactions from "./SqlTransactions.js"
+import * as SqlW2WTransfers from "./SqlW2WTransfers.js"
+import * as SqlWallets from "./SqlWallets.js"
 import * as SqlWebhookKeys from "./SqlWebhookKeys.js"
 import * as SqlWebhooks from "./SqlWebhooks.js"
 
@@ -44,4 +48,7 @@ export const layer = (options?: SqlTimers.SchedulerOptions) =>
     SqlWebhooks.layer,
     SqlWebhookKeys.layer,
     SqlTimers.layer(options)
-  ).pipe((ports) => Layer.provideMerge(SqlRequestReplays.layer, ports))
+  ).pipe(
+    Layer.merge(Layer.mergeAll(SqlIdentities.layer, SqlWallets.layer, SqlDeposits.layer, SqlW2WTransfers.layer)),
+    (ports) => Layer.provideMerge(SqlRequestReplays.layer, ports)
+  )

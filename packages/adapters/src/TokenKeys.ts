@@ -127,7 +127,7 @@ export const rotate = (dataDir: string): string => {
   }
 }
 
-const KINDS = new Set(["api-key", "operator", "access"])
+const KINDS = new Set(["api-key", "operator", "access", "wallet-grant"])
 const RESOURCES = new Set(["invoice", "invoiceTemplate", "customer"])
 
 const parseJson = (part: string): unknown => {
@@ -186,6 +186,11 @@ export const make = (keys: ReadonlyArray<SigningKey>): Jwt["Type"] => {
       (typeof claims.resource !== "string" || !RESOURCES.has(claims.resource) || typeof claims.resourceID !== "string" ||
         typeof claims.exp !== "number")
     ) return "Malformed access token"
+    if (
+      claims.kind === "wallet-grant" &&
+      (typeof claims.walletID !== "string" || typeof claims.amount !== "number" || typeof claims.currency !== "string" ||
+        typeof claims.exp !== "number")
+    ) return "Malformed wallet grant"
     return claims
   }
 

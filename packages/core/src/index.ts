@@ -145,3 +145,31 @@ export * as WebhookFanOut from "./webhook/WebhookFanOut.js"
 export * as NotificationMapper from "./webhook/NotificationMapper.js"
 /** @since 0.1.0 */
 export * as NotificationMappers from "./webhook/NotificationMappers.js"
+/** @since 0.1.0 */
+export * as Page from "./Page.js"
+/** @since 0.1.0 */
+export * as Provider from "./identity/Provider.js"
+/** @since 0.1.0 */
+export * as Identity from "./identity/Identity.js"
+/** @since 0.1.0 */
+export * as Challenge from "./identity/Challenge.js"
+/** @since 0.1.0 */
+export * as ChallengeMachine from "./identity/ChallengeMachine.js"
+/** @since 0.1.0 */
+export * as IdentityService from "./identity/IdentityService.js"
+/** @since 0.1.0 */
+export * as Wallet from "./wallet/Wallet.js"
+/** @since 0.1.0 */
+export * as WalletAccount from "./wallet/WalletAccount.js"
+/** @since 0.1.0 */
+export * as WalletService from "./wallet/WalletService.js"
+/** @since 0.1.0 */
+export * as Movement from "./movement/Movement.js"
+/** @since 0.1.0 */
+export * as Deposit from "./deposit/Deposit.js"
+/** @since 0.1.0 */
+export * as DepositService from "./deposit/DepositService.js"
+/** @since 0.1.0 */
+export * as W2WTransfer from "./transfer/W2WTransfer.js"
+/** @since 0.1.0 */
+export * as W2WService from "./transfer/W2WService.js"

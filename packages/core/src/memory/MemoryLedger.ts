@@ -22,6 +22,7 @@ const normalKey = (k: AccountKey): AccountKey => ({
   kind: k.kind,
   ...(k.partyID === undefined || k.partyID === "" ? {} : { partyID: k.partyID }),
   ...(k.shopID === undefined || k.shopID === "" ? {} : { shopID: k.shopID }),
+  ...(k.walletID === undefined || k.walletID === "" ? {} : { walletID: k.walletID }),
   currency: k.currency
 })
 
@@ -86,7 +87,7 @@ export const layerMemory: Layer.Layer<Ledger, never, MemoryStore> = Layer.effect
       account: (k) =>
         store.transaction(Effect.gen(function*() {
           const normal = normalKey(k)
-          const name = key(normal.kind, normal.partyID ?? "", normal.shopID ?? "", normal.currency)
+          const name = key(normal.kind, normal.partyID ?? "", normal.shopID ?? normal.walletID ?? "", normal.currency)
           const known = yield* accountIds.get(name)
           if (Option.isSome(known)) return known.value
           const id = store.next("ledger_accounts")

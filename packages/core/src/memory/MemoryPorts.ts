@@ -12,8 +12,10 @@ import * as MemoryCardVault from "./MemoryCardVault.js"
 import * as MemoryContracts from "./MemoryContracts.js"
 import * as MemoryCustomers from "./MemoryCustomers.js"
 import * as MemoryDeliveryQueue from "./MemoryDeliveryQueue.js"
+import * as MemoryDeposits from "./MemoryDeposits.js"
 import * as MemoryEventLog from "./MemoryEventLog.js"
 import * as MemoryIdempotency from "./MemoryIdempotency.js"
+import * as MemoryIdentities from "./MemoryIdentities.js"
 import * as MemoryIds from "./MemoryIds.js"
 import * as MemoryInvoiceHistories from "./MemoryInvoiceHistories.js"
 import * as MemoryInvoices from "./MemoryInvoices.js"
@@ -28,6 +30,8 @@ import * as MemoryShops from "./MemoryShops.js"
 import * as MemoryStore from "./MemoryStore.js"
 import * as MemoryTimers from "./MemoryTimers.js"
 import * as MemoryTransactions from "./MemoryTransactions.js"
+import * as MemoryW2WTransfers from "./MemoryW2WTransfers.js"
+import * as MemoryWallets from "./MemoryWallets.js"
 import * as MemoryWebhookKeys from "./MemoryWebhookKeys.js"
 import * as MemoryWebhooks from "./MemoryWebhooks.js"
 
@@ -61,7 +65,15 @@ export const storage = (options: Options) =>
     MemoryCardVault.layerMemory,
     MemorySearch.layerMemory,
     MemoryTimers.layerMemory(options.timers)
-  ).pipe(Layer.merge(Layer.mergeAll(MemoryReferenceData.layerMemory(options.reference), MemoryIds.layerMemory)))
+  ).pipe(
+    Layer.merge(Layer.mergeAll(
+      MemoryIdentities.layerMemory,
+      MemoryWallets.layerMemory,
+      MemoryDeposits.layerMemory,
+      MemoryW2WTransfers.layerMemory
+    )),
+    Layer.merge(Layer.mergeAll(MemoryReferenceData.layerMemory(options.reference), MemoryIds.layerMemory))
+  )
 
 /**
  * Every storage port on a new, empty store (which it provides too, for tests that look inside).

@@ -19,6 +19,15 @@ export type TokenClaims =
     readonly resource: ResourceType
     readonly resourceID: string
   }
+  | {
+    /** A right to spend up to `amount` of `currency` from the wallet until the token expires. */
+    readonly kind: "wallet-grant"
+    readonly sub: string
+    readonly jti: string
+    readonly walletID: string
+    readonly amount: number
+    readonly currency: string
+  }
 
 /** Verified claims with their times (seconds since the epoch). @since 0.1.0 @category models */
 export type VerifiedClaims = TokenClaims & { readonly iat: number; readonly exp?: number | undefined }

@@ -13,13 +13,19 @@ import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 
 /** @since 0.1.0 @category models */
-export type AccountKind = "settlement" | "guarantee" | "provider" | "system"
+export type AccountKind = "settlement" | "guarantee" | "provider" | "system" | "wallet" | "source"
 
-/** Names an account: a shop's (settlement, guarantee) or the platform's (provider, system). @since 0.1.0 */
+/**
+ * Names an account: a shop's (settlement, guarantee), a wallet's (one per wallet, in its
+ * currency) or the platform's (provider, system, and `source`, where deposits come from).
+ *
+ * @since 0.1.0
+ */
 export interface AccountKey {
   readonly kind: AccountKind
   readonly partyID?: string | undefined
   readonly shopID?: string | undefined
+  readonly walletID?: string | undefined
   readonly currency: string
 }
 

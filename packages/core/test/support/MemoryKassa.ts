@@ -6,6 +6,8 @@
 import { ChargebackService } from "@kassa/core/chargeback/ChargebackService"
 import { ContractService } from "@kassa/core/contract/ContractService"
 import { CustomerService } from "@kassa/core/customer/CustomerService"
+import { DepositService } from "@kassa/core/deposit/DepositService"
+import { IdentityService } from "@kassa/core/identity/IdentityService"
 import { InvoiceService } from "@kassa/core/invoice/InvoiceService"
 import * as MemoryPorts from "@kassa/core/memory/MemoryPorts"
 import { MemoryScheduler } from "@kassa/core/memory/MemoryTimers"
@@ -18,6 +20,8 @@ import { RefundService } from "@kassa/core/refund/RefundService"
 import * as Settings from "@kassa/core/Settings"
 import { ShopService } from "@kassa/core/shop/ShopService"
 import { PaymentResources } from "@kassa/core/tokenization/PaymentResources"
+import { W2WService } from "@kassa/core/transfer/W2WService"
+import { WalletService } from "@kassa/core/wallet/WalletService"
 import * as Chunk from "effect/Chunk"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -39,7 +43,11 @@ export const services = Layer.mergeAll(
   PaymentService.Default,
   RefundService.Default,
   ChargebackService.Default,
-  CustomerService.Default
+  CustomerService.Default,
+  IdentityService.Default,
+  WalletService.Default,
+  DepositService.Default,
+  W2WService.Default
 )
 
 /** A new, empty Kassa in memory, its clock at `START`. */

@@ -1,0 +1,146 @@
+/**
+ * The identity's facade for handlers and embedders: the providers' reference data, identities
+ * (`CreateIdentity`), their challenges (`StartChallenge`, reviewed by `ChallengeProcessing`) and
+ * the operator's decision on a pending challenge.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { InvalidOperation, NotFound } from "../Errors.js"
+import * as Optimistic from "../internal/optimistic.js"
+import * as Traced from "../internal/traced.js"
+import * as Page from "../Page.js"
+import * as Ref from "../Ref.js"
+import * as ChallengeProcessing from "./ChallengeProcessing.js"
+import type { ChallengeCommand } from "./ChallengeMachine.js"
+import * as CreateIdentity from "./CreateIdentity.js"
+import { type IdentityRecord, toIdentity } from "./Identity.js"
+import * as IdentityContext from "./IdentityContext.js"
+import * as Provider from "./Provider.js"
+import * as StartChallenge from "./StartChallenge.js"
+
+/** @since 0.1.0 */
+export { OPERATION } from "./CreateIdentity.js"
+/** @since 0.1.0 */
+export { REVIEW_DELAY_MS, REVIEW_TIMER } from "./ChallengeProcessing.js"
+
+/** The page size of `listIdentities`, whose older revision takes no `limit`. @since 0.1.0 */
+export const DEFAULT_LIMIT = 1000
+
+/** @since 0.1.0 @category models */
+export interface ListParams {
+  readonly partyID?: string | undefined
+  readonly providerID?: string | undefined
+  readonly limit?: number | undefined
+  readonly after?: Page.Cursor | undefined
+}
+
+/** @since 0.1.0 @category services */
+export class IdentityService extends Effect.Service<IdentityService>()("kassa/IdentityService", {
+  effect: Effect.gen(function*() {
+    const ctx = yield* IdentityContext.make
+    const { externalIDs, find, identities } = ctx
+    const processing = yield* ChallengeProcessing.make(ctx)
+
+    const get = Traced.fn("IdentityService.get")(function*(partyID: string, id: string) {
+      const found = yield* find(partyID, id)
+      if (Option.isNone(found)) return yield* NotFound.of("Identity", id)
+      return found.value
+    })
+
+    const getByExternalID = Traced.fn("IdentityService.getByExternalID")(function*(partyID: string, externalID: string) {
+      const ref = yield* externalIDs.find(Ref.Id, partyID, CreateIdentity.OPERATION, externalID, "Identity")
+      return yield* get(partyID, ref.id)
+    })
+
+    /** The caller's identities; another party's `partyID` filter finds none. */
+    const list = Traced.fn("IdentityService.list")(function*(partyID: string, params: ListParams) {
+      const limit = params.limit ?? DEFAULT_LIMIT
+      if (params.partyID !== undefined && params.partyID !== partyID) return { result: [] } as Page.Page<ReturnType<typeof toIdentity>>
+      const rows = yield* identities.list({ partyID, providerID: params.providerID }, { limit, after: params.after })
+      return Page.of(rows, limit, toIdentity)
+    })
+
+    const getWithdrawalMethods = Traced.fn("IdentityService.getWithdrawalMethods")(function*(partyID: string, id: string) {
+      const found = yield* find(partyID, id)
+      if (Option.isNone(found)) return yield* InvalidOperation.of("No such identity")
+      const provider = Provider.find(found.value.provider)
+      return { methods: Option.match(provider, { onNone: () => [], onSome: (p) => p.withdrawalMethods }) }
+    })
+
+    const challenge = Traced.fn("IdentityService.getChallenge")(function*(partyID: string, identityID: string, id: string) {
+      yield* get(partyID, identityID)
+      return yield* ctx.loadChallenge(identityID, id)
+    })
+
+    const challenges = Traced.fn("IdentityService.listChallenges")(function*(partyID: string, identityID: string, status?: string) {
+      yield* get(partyID, identityID)
+      const all = yield* identities.challengesOf(identityID)
+      return status === undefined ? all : all.filter((c) => c.status === status)
+    })
+
+    /** The challenge's events after `after` (0: from the first), at most `limit`. */
+    const challengeEvents = Traced.fn("IdentityService.challengeEvents")(
+      function*(partyID: string, identityID: string, id: string, limit: number, after = 0) {
+        const c = yield* challenge(partyID, identityID, id)
+        return c.events.filter((e) => e.eventID > after).slice(0, limit)
+      }
+    )
+
+    const challengeEvent = Traced.fn("IdentityService.challengeEvent")(
+      function*(partyID: string, identityID: string, id: string, eventID: number) {
+        const c = yield* challenge(partyID, identityID, id)
+        const event = c.events.find((e) => e.eventID === eventID)
+        if (event === undefined) return yield* NotFound.of("Identity challenge event", eventID)
+        return event
+      }
+    )
+
+    /** The operator completes, fails or cancels a pending challenge (a settled one stays as it is). */
+    const decideChallenge = Traced.fn("IdentityService.decideChallenge")(
+      function*(identityID: string, id: string, command: ChallengeCommand) {
+        yield* ctx.loadChallenge(identityID, id)
+        return yield* processing.settle(identityID, id, command)
+      }
+    )
+
+    /** The operator blocks or unblocks an identity. */
+    const setBlocked = Traced.fn("IdentityService.setBlocked")(function*(id: string, isBlocked: boolean) {
+      return yield* Optimistic.command(ctx.tx.withTransaction, { read: ctx.load(id), update: identities.update, what: `identity ${id}` }, ({
+        current,
+        save
+      }) => save({ ...current, isBlocked } satisfies IdentityRecord))
+    })
+
+    const providerOf = (id: string) =>
+      Option.match(Provider.find(id), { onNone: () => Effect.fail(NotFound.of("Provider", id)), onSome: Effect.succeed })
+    const classOf = (providerID: string, id: string) =>
+      Effect.flatMap(providerOf(providerID), (p) =>
+        Option.match(Provider.findClass(p, id), { onNone: () => Effect.fail(NotFound.of("Identity class", id)), onSome: Effect.succeed }))
+    const levelOf = (providerID: string, classID: string, id: string) =>
+      Effect.flatMap(classOf(providerID, classID), (c) =>
+        Option.match(Provider.findLevel(c, id), { onNone: () => Effect.fail(NotFound.of("Identity level", id)), onSome: Effect.succeed }))
+
+    return {
+      providers: (residence?: string) => Effect.succeed(Provider.list(residence)),
+      provider: providerOf,
+      identityClasses: (providerID: string) => Effect.map(providerOf(providerID), (p) => p.classes),
+      identityClass: classOf,
+      identityLevels: (providerID: string, classID: string) => Effect.map(classOf(providerID, classID), (c) => c.levels),
+      identityLevel: levelOf,
+      create: CreateIdentity.make(ctx),
+      get,
+      getByExternalID,
+      list,
+      getWithdrawalMethods,
+      startChallenge: StartChallenge.make(ctx, processing),
+      challenge,
+      challenges,
+      challengeEvents,
+      challengeEvent,
+      decideChallenge,
+      setBlocked
+    } as const
+  })
+}) {}

@@ -1,0 +1,84 @@
+/**
+ * The wallet's facade for handlers and embedders: create one (`CreateWallet`), read them, its
+ * account's balance, grants (`WalletGrants`) and the operator's blocking.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { NotFound } from "../Errors.js"
+import * as Optimistic from "../internal/optimistic.js"
+import * as Traced from "../internal/traced.js"
+import * as Page from "../Page.js"
+import * as Ref from "../Ref.js"
+import * as CreateWallet from "./CreateWallet.js"
+import { toWallet, type WalletRecord } from "./Wallet.js"
+import { accountKey, toWalletAccount } from "./WalletAccount.js"
+import * as WalletContext from "./WalletContext.js"
+import * as WalletGrants from "./WalletGrants.js"
+
+/** @since 0.1.0 */
+export { OPERATION } from "./CreateWallet.js"
+
+/** @since 0.1.0 @category models */
+export interface ListParams {
+  readonly partyID?: string | undefined
+  readonly identityID?: string | undefined
+  readonly currencyID?: string | undefined
+  readonly limit: number
+  readonly after?: Page.Cursor | undefined
+}
+
+/** @since 0.1.0 @category services */
+export class WalletService extends Effect.Service<WalletService>()("kassa/WalletService", {
+  effect: Effect.gen(function*() {
+    const ctx = yield* WalletContext.make
+    const { externalIDs, find, ledger, wallets } = ctx
+    const grants = WalletGrants.make(ctx)
+
+    const get = Traced.fn("WalletService.get")(function*(partyID: string, id: string) {
+      const found = yield* find(partyID, id)
+      if (Option.isNone(found)) return yield* NotFound.of("Wallet", id)
+      return found.value
+    })
+
+    const getByExternalID = Traced.fn("WalletService.getByExternalID")(function*(partyID: string, externalID: string) {
+      const ref = yield* externalIDs.find(Ref.Id, partyID, CreateWallet.OPERATION, externalID, "Wallet")
+      return yield* get(partyID, ref.id)
+    })
+
+    const list = Traced.fn("WalletService.list")(function*(partyID: string, params: ListParams) {
+      if (params.partyID !== undefined && params.partyID !== partyID) return { result: [] } as Page.Page<ReturnType<typeof toWallet>>
+      const rows = yield* wallets.list(
+        { partyID, identityID: params.identityID, currencyID: params.currencyID },
+        { limit: params.limit, after: params.after }
+      )
+      return Page.of(rows, params.limit, toWallet)
+    })
+
+    const account = Traced.fn("WalletService.account")(function*(partyID: string, id: string) {
+      const wallet = yield* get(partyID, id)
+      const balance = yield* ledger.balance(yield* ledger.account(accountKey(wallet)))
+      return toWalletAccount(wallet.currency, Option.getOrUndefined(balance))
+    })
+
+    /** The operator blocks or unblocks a wallet: a blocked one neither sends nor receives. */
+    const setBlocked = Traced.fn("WalletService.setBlocked")(function*(id: string, isBlocked: boolean) {
+      return yield* Optimistic.command(ctx.tx.withTransaction, { read: ctx.load(id), update: wallets.update, what: `wallet ${id}` }, ({
+        current,
+        save
+      }) => save({ ...current, isBlocked } satisfies WalletRecord))
+    })
+
+    return {
+      create: CreateWallet.make(ctx),
+      get,
+      getByExternalID,
+      list,
+      account,
+      issueGrant: grants.issue,
+      checkGrant: grants.check,
+      setBlocked
+    } as const
+  })
+}) {}

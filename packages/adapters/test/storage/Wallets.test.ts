@@ -13,7 +13,7 @@ import { IdentityService } from "@kassa/core/identity/IdentityService"
 import { Onboarding } from "@kassa/core/onboarding/Onboarding"
 import { DepositRepository } from "@kassa/core/ports/DepositRepository"
 import { IdentityRepository } from "@kassa/core/ports/IdentityRepository"
-import { Ledger } from "@kassa/core/ports/Ledger"
+import { type AccountKey, Ledger } from "@kassa/core/ports/Ledger"
 import { W2WTransferRepository } from "@kassa/core/ports/W2WTransferRepository"
 import { WalletRepository } from "@kassa/core/ports/WalletRepository"
 import type { W2WTransferRecord } from "@kassa/core/transfer/W2WTransfer"
@@ -241,12 +241,12 @@ for (const backend of backends()) {
         assert.deepStrictEqual(yield* repo.findById(t.id), Option.some(failed))
 
         const ledger = yield* Ledger
-        const key = { kind: "wallet" as const, partyID: t.partyID, walletID: "w-1", currency: "RUB" }
+        const key: AccountKey = { kind: "wallet", partyID: t.partyID, walletID: "w-1", currency: "RUB" }
         const id = yield* ledger.account(key)
         assert.strictEqual(yield* ledger.account(key), id)
         assert.notStrictEqual(yield* ledger.account({ ...key, walletID: "w-2" }), id)
         assert.deepStrictEqual(Option.map(yield* ledger.balance(id), (b) => b.key), Option.some(key))
-        assert.deepStrictEqual(Option.map(yield* ledger.balance(yield* ledger.account({ kind: "source", currency: "RUB" })), (b) => b.key), Option.some({ kind: "source" as const, currency: "RUB" }))
+        assert.deepStrictEqual(Option.map(yield* ledger.balance(yield* ledger.account({ kind: "source", currency: "RUB" })), (b) => b.key), Option.some<AccountKey>({ kind: "source", currency: "RUB" }))
       }))
 
     // on the real clock: the deposit and the transfers settle in the background

@@ -113,7 +113,7 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthoriz
 }) {}
 
 /**
- * The wallet interface's refusals (422 `{message}`): the message is the wire's, word for word.
+ * The wallet interface's refusals of the operations core builds (422 `{message}`), word for word.
  *
  * @since 0.1.0 @category models
  */
@@ -148,12 +148,13 @@ export const InvalidOperationMessage = Schema.Literal(
 export type InvalidOperationMessage = typeof InvalidOperationMessage.Type
 
 /**
- * A wallet operation refused its parameters: answered as 422 `{message}`.
+ * A wallet or card-token operation's parameters name something that cannot be used ("No such
+ * wallet", …): answered as 422 `{message}`. Core words them with `of`, from the wire's list.
  *
  * @since 0.1.0 @category errors
  */
 export class InvalidOperation extends Schema.TaggedError<InvalidOperation>()("InvalidOperation", {
-  message: InvalidOperationMessage
+  message: Schema.String
 }) {
   /** @since 0.1.0 */
   static of(message: InvalidOperationMessage): InvalidOperation {

@@ -6,16 +6,18 @@
  *   may be pending, every proof must be known and the required proof types all present.
  * - `decide` moves a challenge along `legalMoves` (Pending → Completed, Failed or Cancelled);
  *   a command to a settled challenge changes nothing.
- * - `verdictOf` is the test review of proofs (documented in the README's table): a token that
- *   starts with `fail` fails the challenge, one that starts with `hold` leaves it to the operator,
- *   one that starts with `unknown` names no document; any other completes it.
+ * - Proofs are test documents, named by their tokens (there is no document store): `documentOf`
+ *   reads a token starting with `passport` as a domestic passport and one starting with `snils`
+ *   as a retiree insurance certificate; any other token names no document ("Proof not found").
+ *   `verdictOf` is the test review: a token containing `fail` fails the challenge, one containing
+ *   `hold` leaves it to the operator; otherwise it completes.
  *
  * @since 0.1.0
  */
 import * as Data from "effect/Data"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { Conflict, InvalidOperation } from "../Errors.js"
+import { Conflict, InvalidOperation, type InvalidOperationMessage } from "../Errors.js"
 import type { ChallengeParams, ChallengeStatus } from "./Challenge.js"
 import * as Provider from "./Provider.js"
 
@@ -79,7 +81,13 @@ export interface Started {
 /** How the test review settles a challenge's proofs. @since 0.1.0 @category models */
 export type Verdict = "complete" | "fail" | "hold"
 
-const tokenSays = (token: string, word: string) => token.toLowerCase().startsWith(word)
+const tokenSays = (token: string, word: string) => token.toLowerCase().includes(word)
+
+/** The document a proof's token names, if any. @since 0.1.0 */
+export const documentOf = (token: string): Provider.ProofType | undefined => {
+  const t = token.toLowerCase()
+  return t.startsWith("passport") ? "RUSDomesticPassport" : t.startsWith("snils") ? "RUSRetireeInsuranceCertificate" : undefined
+}
 
 /** @since 0.1.0 */
 export const verdictOf = (params: Pick<ChallengeParams, "proofs">): Verdict =>
@@ -95,7 +103,7 @@ export const start = (
   pending: Option.Option<{ readonly id: string }>,
   params: ChallengeParams
 ): Either.Either<Started, InvalidOperation | Conflict> => {
-  const refuse = (message: InvalidOperation["message"]) => Either.left(InvalidOperation.of(message))
+  const refuse = (message: InvalidOperationMessage) => Either.left(InvalidOperation.of(message))
   const cls = Option.flatMap(Provider.find(identity.provider), (p) => Provider.findClass(p, identity.class))
   if (Option.isNone(cls)) return refuse("No such challenge type")
   const type = Provider.challengeTypes(cls.value).find((t) => t.id === params.type)
@@ -108,8 +116,9 @@ export const start = (
   if (Option.isSome(pending)) {
     return Either.left(new Conflict({ id: pending.value.id, message: "Another challenge of this identity is pending" }))
   }
-  if (params.proofs.some((p) => tokenSays(p.token, "unknown"))) return refuse("Proof not found")
-  const given = new Set(params.proofs.map((p) => p.type))
+  const documents = params.proofs.map((p) => documentOf(p.token))
+  if (documents.some((d) => d === undefined)) return refuse("Proof not found")
+  const given = new Set(documents)
   if (!type.requiredProofs.every((t) => given.has(t))) return refuse("Insufficient proof")
   return Either.right({ raisesTo: next.value.id })
 }

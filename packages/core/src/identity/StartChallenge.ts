@@ -14,7 +14,7 @@ import * as Optimistic from "../internal/optimistic.js"
 import * as Traced from "../internal/traced.js"
 import type { ChallengeParams, ChallengeRecord } from "./Challenge.js"
 import type * as ChallengeProcessing from "./ChallengeProcessing.js"
-import { start } from "./ChallengeMachine.js"
+import { documentOf, start } from "./ChallengeMachine.js"
 import type { IdentityContext } from "./IdentityContext.js"
 
 type Processing = Effect.Effect.Success<ReturnType<typeof ChallengeProcessing.make>>
@@ -42,7 +42,7 @@ export const make = (ctx: IdentityContext, processing: Processing) => {
           identityID,
           partyID,
           type: params.type,
-          proofs: params.proofs,
+          proofs: params.proofs.map((p) => ({ type: documentOf(p.token)!, token: p.token })),
           status: "Pending",
           events: [{ eventID: 1, occuredAt: at, status: "Pending" }],
           createdAt: at,

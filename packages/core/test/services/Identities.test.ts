@@ -14,8 +14,8 @@ import * as Arrange from "../support/Arrange.js"
 import * as MemoryKassa from "../support/MemoryKassa.js"
 import { refusal } from "../support/WalletArrange.js"
 
-const passport = { type: "RUSDomesticPassport" as const, token: "passport-1" }
-const insurance = { type: "RUSRetireeInsuranceCertificate" as const, token: "snils-1" }
+const passport = { token: "passport-1" }
+const insurance = { token: "snils-1" }
 
 describe("IdentityService: providers and identities", () => {
   it.effect("providers test (person) and live (company), each class anonymous → partial → full", () =>
@@ -93,6 +93,7 @@ describe("IdentityService: challenges", () => {
       const i = yield* s.create(m.partyID, { name: "Ivan", provider: "test" })
       const c = yield* s.startChallenge(m.partyID, i.id, { type: "esia", proofs: [passport] })
       assert.strictEqual(c.status, "Pending")
+      assert.deepStrictEqual(c.proofs, [{ type: "RUSDomesticPassport", token: "passport-1" }])
       const busy = yield* Effect.flip(s.startChallenge(m.partyID, i.id, { type: "esia", proofs: [passport] }))
       assert.deepInclude(busy, { _tag: "Conflict", id: c.id })
       yield* MemoryKassa.elapse(REVIEW_DELAY_MS - 1)
@@ -131,7 +132,7 @@ describe("IdentityService: challenges", () => {
         "Illegal identification type for current identity level"
       )
       assert.strictEqual(
-        yield* refusal(s.startChallenge(m.partyID, i.id, { type: "esia", proofs: [{ type: "RUSDomesticPassport", token: "unknown-9" }] })),
+        yield* refusal(s.startChallenge(m.partyID, i.id, { type: "esia", proofs: [{ token: "unknown-9" }] })),
         "Proof not found"
       )
       assert.strictEqual(yield* refusal(s.startChallenge(m.partyID, i.id, { type: "esia", proofs: [insurance] })), "Insufficient proof")
@@ -144,10 +145,10 @@ describe("IdentityService: challenges", () => {
       const m = yield* Arrange.merchant
       const s = yield* IdentityService
       const i = yield* s.create(m.partyID, { name: "Ivan", provider: "test" })
-      const failed = yield* s.startChallenge(m.partyID, i.id, { type: "esia", proofs: [{ type: "RUSDomesticPassport", token: "fail-1" }] })
+      const failed = yield* s.startChallenge(m.partyID, i.id, { type: "esia", proofs: [{ token: "passport-fail" }] })
       yield* MemoryKassa.elapse(REVIEW_DELAY_MS)
       assert.deepInclude(yield* s.challenge(m.partyID, i.id, failed.id), { status: "Failed", failureReason: "Proof rejected" })
-      const held = yield* s.startChallenge(m.partyID, i.id, { type: "esia", proofs: [{ type: "RUSDomesticPassport", token: "hold-1" }] })
+      const held = yield* s.startChallenge(m.partyID, i.id, { type: "esia", proofs: [{ token: "passport-hold" }] })
       yield* MemoryKassa.elapse(10 * REVIEW_DELAY_MS)
       assert.strictEqual((yield* s.challenge(m.partyID, i.id, held.id)).status, "Pending")
       assert.strictEqual((yield* s.decideChallenge(i.id, held.id, ChallengeCommand.Cancel())).status, "Cancelled")

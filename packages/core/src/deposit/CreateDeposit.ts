@@ -51,7 +51,7 @@ export const make = (ctx: DepositContext) => {
           amount: params.body.amount,
           currency: w.currency,
           ...(params.externalID === undefined ? {} : { externalID: params.externalID }),
-          ...(params.description === undefined ? {} : { description: params.description }),
+          ...(params.desc === undefined ? {} : { description: params.desc }),
           status: "Pending",
           reverted: 0,
           createdAt: new Date(yield* Clock.currentTimeMillis),

@@ -22,7 +22,7 @@ export const DepositParams = Schema.Struct({
   source: Identifier,
   body: Schema.Struct({ amount: Amount, currency: Currency }),
   externalID: Schema.optional(Identifier),
-  description: Schema.optional(Schema.String.pipe(Schema.maxLength(1000)))
+  desc: Schema.optional(Schema.String.pipe(Schema.maxLength(1000)))
 }).annotations({ identifier: "DepositParams" })
 /** @since 0.1.0 */
 export type DepositParams = typeof DepositParams.Type
@@ -94,7 +94,7 @@ export const toDeposit = (d: DepositRecord) => ({
   source: d.sourceID,
   body: cash(d),
   ...(d.externalID === undefined ? {} : { externalID: d.externalID }),
-  ...(d.description === undefined ? {} : { description: d.description }),
+  ...(d.description === undefined ? {} : { desc: d.description }),
   ...toStatus(d),
   revertStatus: revertStatusOf(d)
 })

@@ -24,6 +24,7 @@ export const make = (ctx: WalletContext) => {
       return yield* InvalidOperation.of("Invalid expiration: already expired")
     }
     if (params.asset.currency !== wallet.value.currency) return yield* InvalidOperation.of("Inconsistent currency")
+    if (!Number.isSafeInteger(params.asset.amount) || params.asset.amount < 1) return yield* InvalidOperation.of("Invalid cash amount")
     const token = yield* jwt.issue({
       kind: "wallet-grant",
       sub: partyID,

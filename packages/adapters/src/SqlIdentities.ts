@@ -101,6 +101,8 @@ export const layer = Layer.effect(
           sql.and([
             sql`party_id = ${filter.partyID}`,
             ...(filter.providerID === undefined ? [] : [sql`provider = ${filter.providerID}`]),
+            ...(filter.classID === undefined ? [] : [sql`class = ${filter.classID}`]),
+            ...(filter.levelID === undefined ? [] : [sql`level = ${filter.levelID}`]),
             ...after(sql, page)
           ])
         } ORDER BY created_at, id LIMIT ${page.limit + 1}`).pipe(Effect.map(identities.all), Effect.orDie),

@@ -97,6 +97,9 @@ for (const backend of backends()) {
 
         assert.deepStrictEqual((yield* repo.list({ partyID }, { limit: 10 })).map((i) => i.id), [bare.id, full.id])
         assert.deepStrictEqual((yield* repo.list({ partyID, providerID: "live" }, { limit: 10 })).map((i) => i.id), [full.id])
+        assert.deepStrictEqual((yield* repo.list({ partyID, classID: "person" }, { limit: 10 })).map((i) => i.id), [bare.id])
+        assert.deepStrictEqual((yield* repo.list({ partyID, levelID: "partial" }, { limit: 10 })).map((i) => i.id), [bare.id])
+        assert.deepStrictEqual((yield* repo.list({ partyID, levelID: "full" }, { limit: 10 })).map((i) => i.id), [])
         assert.deepStrictEqual((yield* repo.list({ partyID }, { limit: 0 })).map((i) => i.id), [bare.id])
         assert.deepStrictEqual((yield* repo.list({ partyID }, { limit: 10, after: bare })).map((i) => i.id), [full.id])
 

@@ -55,4 +55,6 @@ export const toIdentity = (i: IdentityRecord) => ({
 export interface IdentityFilter {
   readonly partyID: string
   readonly providerID?: string | undefined
+  readonly classID?: string | undefined
+  readonly levelID?: string | undefined
 }

@@ -32,6 +32,8 @@ export const DEFAULT_LIMIT = 1000
 export interface ListParams {
   readonly partyID?: string | undefined
   readonly providerID?: string | undefined
+  readonly classID?: string | undefined
+  readonly levelID?: string | undefined
   readonly limit?: number | undefined
   readonly after?: Page.Cursor | undefined
 }
@@ -58,7 +60,10 @@ export class IdentityService extends Effect.Service<IdentityService>()("kassa/Id
     const list = Traced.fn("IdentityService.list")(function*(partyID: string, params: ListParams) {
       const limit = params.limit ?? DEFAULT_LIMIT
       if (params.partyID !== undefined && params.partyID !== partyID) return { result: [] } as Page.Page<ReturnType<typeof toIdentity>>
-      const rows = yield* identities.list({ partyID, providerID: params.providerID }, { limit, after: params.after })
+      const rows = yield* identities.list(
+        { partyID, providerID: params.providerID, classID: params.classID, levelID: params.levelID },
+        { limit, after: params.after }
+      )
       return Page.of(rows, limit, toIdentity)
     })
 

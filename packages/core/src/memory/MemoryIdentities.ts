@@ -27,6 +27,8 @@ export const layerMemory: Layer.Layer<IdentityRepository, never, MemoryStore> = 
         Effect.map(identities.values, (all) =>
           byCreatedAt(all.filter((i) =>
             i.partyID === filter.partyID && (filter.providerID === undefined || i.provider === filter.providerID) &&
+            (filter.classID === undefined || i.class === filter.classID) &&
+            (filter.levelID === undefined || i.level === filter.levelID) &&
             isAfter(i, page.after)
           )).slice(0, page.limit + 1)),
       insert: (i) => identities.insert(i.id, storedIdentity(i)),

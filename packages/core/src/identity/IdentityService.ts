@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { InvalidOperation, NotFound } from "../Errors.js"
@@ -13,7 +14,7 @@ import * as Traced from "../internal/traced.js"
 import * as Page from "../Page.js"
 import * as Ref from "../Ref.js"
 import * as ChallengeProcessing from "./ChallengeProcessing.js"
-import type { ChallengeCommand } from "./ChallengeMachine.js"
+import { ChallengeCommand } from "./ChallengeMachine.js"
 import * as CreateIdentity from "./CreateIdentity.js"
 import { type IdentityRecord, toIdentity } from "./Identity.js"
 import * as IdentityContext from "./IdentityContext.js"
@@ -27,6 +28,9 @@ export { REVIEW_DELAY_MS, REVIEW_TIMER } from "./ChallengeProcessing.js"
 
 /** The page size of `listIdentities`, whose older revision takes no `limit`. @since 0.1.0 */
 export const DEFAULT_LIMIT = 1000
+
+/** The operator's decision on a pending challenge. @since 0.1.0 @category models */
+export type Decision = "complete" | "fail" | "cancel"
 
 /** @since 0.1.0 @category models */
 export interface ListParams {
@@ -104,8 +108,14 @@ export class IdentityService extends Effect.Service<IdentityService>()("kassa/Id
 
     /** The operator completes, fails or cancels a pending challenge (a settled one stays as it is). */
     const decideChallenge = Traced.fn("IdentityService.decideChallenge")(
-      function*(identityID: string, id: string, command: ChallengeCommand) {
+      function*(identityID: string, id: string, decision: Decision, failureReason = "Rejected by the operator") {
         yield* ctx.loadChallenge(identityID, id)
+        const now = yield* Clock.currentTimeMillis
+        const command = decision === "complete"
+          ? ChallengeCommand.Complete({ validUntil: new Date(now + ChallengeProcessing.VALIDITY_MS) })
+          : decision === "fail"
+          ? ChallengeCommand.Fail({ reason: failureReason })
+          : ChallengeCommand.Cancel()
         return yield* processing.settle(identityID, id, command)
       }
     )

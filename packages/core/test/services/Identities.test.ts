@@ -3,7 +3,6 @@
  * idempotency, lists, and challenges reviewed by their timer or decided by the operator.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { ChallengeCommand } from "@kassa/core/identity/ChallengeMachine"
 import { IdentityService, REVIEW_DELAY_MS } from "@kassa/core/identity/IdentityService"
 import { PartyService } from "@kassa/core/party/PartyService"
 import { PartyID } from "@kassa/core/Ids"
@@ -140,7 +139,7 @@ describe("IdentityService: challenges", () => {
       assert.strictEqual((yield* s.challenges(m.partyID, i.id)).length, 0)
     }).pipe(Effect.provide(MemoryKassa.layer)))
 
-  it.effect("a rejected proof fails the challenge; a held one waits for the operator, who cancels it; the level stays", () =>
+  it.effect("a rejected proof fails the challenge; a held one waits for the operator, who cancels, fails or completes it", () =>
     Effect.gen(function*() {
       const m = yield* Arrange.merchant
       const s = yield* IdentityService
@@ -151,10 +150,15 @@ describe("IdentityService: challenges", () => {
       const held = yield* s.startChallenge(m.partyID, i.id, { type: "esia", proofs: [{ token: "passport-hold" }] })
       yield* MemoryKassa.elapse(10 * REVIEW_DELAY_MS)
       assert.strictEqual((yield* s.challenge(m.partyID, i.id, held.id)).status, "Pending")
-      assert.strictEqual((yield* s.decideChallenge(i.id, held.id, ChallengeCommand.Cancel())).status, "Cancelled")
+      assert.strictEqual((yield* s.decideChallenge(i.id, held.id, "cancel")).status, "Cancelled")
       // a settled challenge stays as it is
-      assert.strictEqual((yield* s.decideChallenge(i.id, held.id, ChallengeCommand.Complete({ validUntil: new Date() }))).status, "Cancelled")
-      assert.strictEqual((yield* s.get(m.partyID, i.id)).level, "anonymous")
+      assert.strictEqual((yield* s.decideChallenge(i.id, held.id, "complete")).status, "Cancelled")
+      const other = yield* s.startChallenge(m.partyID, i.id, { type: "esia", proofs: [{ token: "passport-hold-2" }] })
+      assert.deepInclude(yield* s.decideChallenge(i.id, other.id, "fail", "Blurred scan"), { status: "Failed", failureReason: "Blurred scan" })
+      const third = yield* s.startChallenge(m.partyID, i.id, { type: "esia", proofs: [{ token: "passport-hold-3" }] })
+      assert.strictEqual((yield* s.decideChallenge(i.id, third.id, "complete")).status, "Completed")
+      assert.strictEqual((yield* s.get(m.partyID, i.id)).level, "partial")
+      assert.strictEqual((yield* Effect.flip(s.decideChallenge(i.id, "nope", "complete")))._tag, "NotFound")
       assert.deepStrictEqual((yield* s.challengeEvents(m.partyID, i.id, held.id, 10)).map((e) => e.status), ["Pending", "Cancelled"])
     }).pipe(Effect.provide(MemoryKassa.layer)))
 })

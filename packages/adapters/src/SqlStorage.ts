@@ -24,6 +24,7 @@ import * as SqlShops from "./SqlShops.js"
 import * as SqlTimers from "./SqlTimers.js"
 import * as SqlTransactions from "./SqlTransactions.js"
 import * as SqlW2WTransfers from "./SqlW2WTransfers.js"
+import * as SqlWalletGrants from "./SqlWalletGrants.js"
 import * as SqlWallets from "./SqlWallets.js"
 import * as SqlWebhookKeys from "./SqlWebhookKeys.js"
 import * as SqlWebhooks from "./SqlWebhooks.js"
@@ -49,6 +50,6 @@ export const layer = (options?: SqlTimers.SchedulerOptions) =>
     SqlWebhookKeys.layer,
     SqlTimers.layer(options)
   ).pipe(
-    Layer.merge(Layer.mergeAll(SqlIdentities.layer, SqlWallets.layer, SqlDeposits.layer, SqlW2WTransfers.layer)),
+    Layer.merge(Layer.mergeAll(SqlIdentities.layer, SqlWallets.layer, SqlDeposits.layer, SqlW2WTransfers.layer, SqlWalletGrants.layer)),
     (ports) => Layer.provideMerge(SqlRequestReplays.layer, ports)
   )

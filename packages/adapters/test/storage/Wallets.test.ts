@@ -15,10 +15,11 @@ import { DepositRepository } from "@kassa/core/ports/DepositRepository"
 import { IdentityRepository } from "@kassa/core/ports/IdentityRepository"
 import { type AccountKey, Ledger } from "@kassa/core/ports/Ledger"
 import { W2WTransferRepository } from "@kassa/core/ports/W2WTransferRepository"
+import { WalletGrantRepository } from "@kassa/core/ports/WalletGrantRepository"
 import { WalletRepository } from "@kassa/core/ports/WalletRepository"
 import type { W2WTransferRecord } from "@kassa/core/transfer/W2WTransfer"
 import { W2WService } from "@kassa/core/transfer/W2WService"
-import type { WalletRecord } from "@kassa/core/wallet/Wallet"
+import type { WalletGrantRecord, WalletRecord } from "@kassa/core/wallet/Wallet"
 import { WalletService } from "@kassa/core/wallet/WalletService"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -250,6 +251,29 @@ for (const backend of backends()) {
         assert.notStrictEqual(yield* ledger.account({ ...key, walletID: "w-2" }), id)
         assert.deepStrictEqual(Option.map(yield* ledger.balance(id), (b) => b.key), Option.some(key))
         assert.deepStrictEqual(Option.map(yield* ledger.balance(yield* ledger.account({ kind: "source", currency: "RUB" })), (b) => b.key), Option.some<AccountKey>({ kind: "source", currency: "RUB" }))
+      }))
+
+    it.effect("WalletGrantRepository: round-trip, optimistic update of what was spent", () =>
+      Effect.gen(function*() {
+        const repo = yield* WalletGrantRepository
+        const grant: WalletGrantRecord = {
+          id: fresh("g"),
+          partyID: fresh("p"),
+          walletID: "w-1",
+          amount: 500,
+          currency: "RUB",
+          validUntil: at(3_600_000),
+          spent: 0,
+          createdAt: at(0),
+          version: 1
+        }
+        yield* repo.insert(grant)
+        assert.deepStrictEqual(yield* repo.findById(grant.id), Option.some(grant))
+        const spent = { ...grant, spent: 300, version: 2 }
+        assert.isTrue(yield* repo.update(spent, 1))
+        assert.isFalse(yield* repo.update({ ...grant, spent: 100, version: 2 }, 1))
+        assert.deepStrictEqual(yield* repo.findById(grant.id), Option.some(spent))
+        assert.isTrue(Option.isNone(yield* repo.findById("nope")))
       }))
 
     // on the real clock: the deposit and the transfers settle in the background

@@ -31,6 +31,7 @@ import * as MemoryStore from "./MemoryStore.js"
 import * as MemoryTimers from "./MemoryTimers.js"
 import * as MemoryTransactions from "./MemoryTransactions.js"
 import * as MemoryW2WTransfers from "./MemoryW2WTransfers.js"
+import * as MemoryWalletGrants from "./MemoryWalletGrants.js"
 import * as MemoryWallets from "./MemoryWallets.js"
 import * as MemoryWebhookKeys from "./MemoryWebhookKeys.js"
 import * as MemoryWebhooks from "./MemoryWebhooks.js"
@@ -70,7 +71,8 @@ export const storage = (options: Options) =>
       MemoryIdentities.layerMemory,
       MemoryWallets.layerMemory,
       MemoryDeposits.layerMemory,
-      MemoryW2WTransfers.layerMemory
+      MemoryW2WTransfers.layerMemory,
+      MemoryWalletGrants.layerMemory
     )),
     Layer.merge(Layer.mergeAll(MemoryReferenceData.layerMemory(options.reference), MemoryIds.layerMemory))
   )

@@ -64,3 +64,17 @@ export const WalletGrantParams = Schema.Struct({
 }).annotations({ identifier: "WalletGrantRequest" })
 /** @since 0.1.0 */
 export type WalletGrantParams = typeof WalletGrantParams.Type
+
+/** A grant as stored: its asset and what spending with it took so far. @since 0.1.0 @category models */
+export interface WalletGrantRecord {
+  /** The token's id (`jti`). */
+  readonly id: string
+  readonly partyID: string
+  readonly walletID: string
+  readonly amount: number
+  readonly currency: string
+  readonly validUntil: Date
+  readonly spent: number
+  readonly createdAt: Date
+  readonly version: number
+}

@@ -13,6 +13,7 @@ import { Ids } from "../ports/Ids.js"
 import { Jwt } from "../ports/Jwt.js"
 import { Ledger } from "../ports/Ledger.js"
 import { Transactions } from "../ports/Transactions.js"
+import { WalletGrantRepository } from "../ports/WalletGrantRepository.js"
 import { WalletRepository } from "../ports/WalletRepository.js"
 
 /** @since 0.1.0 @category constructors */
@@ -21,6 +22,7 @@ export const make = Effect.gen(function*() {
   return {
     wallets,
     identities: yield* IdentityRepository,
+    grants: yield* WalletGrantRepository,
     ledger: yield* Ledger,
     jwt: yield* Jwt,
     ids: yield* Ids,

@@ -77,7 +77,8 @@ export class WalletService extends Effect.Service<WalletService>()("kassa/Wallet
       list,
       account,
       issueGrant: grants.issue,
-      checkGrant: grants.check,
+      spendGrant: grants.spend,
+      releaseGrant: grants.release,
       setBlocked
     } as const
   })

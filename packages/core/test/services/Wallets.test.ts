@@ -62,7 +62,7 @@ describe("WalletService", () => {
       assert.isString(page.continuationToken)
     }).pipe(Effect.provide(MemoryKassa.layer)))
 
-  it.effect("a grant is signed for the owner until validUntil; an expired one is refused", () =>
+  it.effect("a grant is signed for the owner and spends up to its asset in total until validUntil; an expired one is refused", () =>
     Effect.gen(function*() {
       const m = yield* Arrange.merchant
       const s = yield* WalletService
@@ -70,11 +70,28 @@ describe("WalletService", () => {
       const at = new Date(MemoryKassa.START + 3_600_000)
       const grant = yield* s.issueGrant(m.partyID, w.id, { asset: { amount: 500, currency: "RUB" }, validUntil: at })
       assert.deepInclude(grant, { asset: { amount: 500, currency: "RUB" }, validUntil: at })
-      assert.isTrue(yield* s.checkGrant(grant.token, w.id, { amount: 500, currency: "RUB" }))
-      assert.isFalse(yield* s.checkGrant(grant.token, w.id, { amount: 501, currency: "RUB" }))
-      assert.isFalse(yield* s.checkGrant(grant.token, "another", { amount: 1, currency: "RUB" }))
+      const rub = (amount: number) => ({ amount, currency: "RUB" })
+      // it spends up to its asset in total; what a failed operation gives back may be spent again
+      assert.isTrue(yield* s.spendGrant(grant.token, w.id, rub(300)))
+      assert.isFalse(yield* s.spendGrant(grant.token, w.id, rub(201)))
+      assert.isFalse(yield* s.spendGrant(grant.token, "another", rub(1)))
+      assert.isFalse(yield* s.spendGrant(grant.token, w.id, { amount: 1, currency: "USD" }))
+      assert.isFalse(yield* s.spendGrant("forged", w.id, rub(1)))
+      yield* s.releaseGrant(grant.token, w.id, rub(100))
+      assert.isTrue(yield* s.spendGrant(grant.token, w.id, rub(300)))
+      assert.isFalse(yield* s.spendGrant(grant.token, w.id, rub(1)))
+      const other = yield* s.issueGrant(m.partyID, w.id, { asset: rub(100), validUntil: at })
+      // concurrent spends never take more than the asset together
+      const spent = yield* Effect.forEach(Array.from({ length: 10 }, () => 30), (n) => s.spendGrant(other.token, w.id, rub(n)), {
+        concurrency: "unbounded"
+      })
+      assert.strictEqual(spent.filter(Boolean).length, 3)
       yield* TestClock.adjust(3_600_000)
-      assert.isFalse(yield* s.checkGrant(grant.token, w.id, { amount: 1, currency: "RUB" }))
+      assert.isFalse(yield* s.spendGrant(other.token, w.id, rub(1)))
+      assert.strictEqual(
+        yield* refusal(s.issueGrant(m.partyID, w.id, { asset: rub(0), validUntil: new Date(at.getTime() + 1e6) })),
+        "Invalid cash amount"
+      )
       assert.strictEqual(
         yield* refusal(s.issueGrant(m.partyID, w.id, { asset: { amount: 1, currency: "RUB" }, validUntil: at })),
         "Invalid expiration: already expired"

@@ -113,11 +113,67 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthoriz
 }) {}
 
 /**
+ * The `errorType` values of the wallet and card-token interfaces' 400 `BadRequest` (the older
+ * revision adds `AmbiguousPartyID`).
+ *
+ * @since 0.1.0 @category models
+ */
+export const ParameterErrorType = Schema.Literal(
+  "SchemaViolated",
+  "NotFound",
+  "WrongType",
+  "NotInRange",
+  "WrongSize",
+  "WrongLength",
+  "WrongArray",
+  "NoMatch",
+  "InvalidResourceToken",
+  "InvalidToken",
+  "AmbiguousPartyID"
+)
+/** @since 0.1.0 */
+export type ParameterErrorType = typeof ParameterErrorType.Type
+
+/**
+ * A parameter of a wallet or card-token operation was refused: answered as 400
+ * `{errorType, name, description}` (`name` the parameter, `description` what is wrong).
+ *
+ * @since 0.1.0 @category errors
+ */
+export class InvalidParameter extends Schema.TaggedError<InvalidParameter>()("InvalidParameter", {
+  errorType: ParameterErrorType,
+  name: Schema.optional(Schema.String),
+  description: Schema.optional(Schema.String)
+}) {
+  /** @since 0.1.0 */
+  static of(errorType: ParameterErrorType, name: string, description: string): InvalidParameter {
+    return new InvalidParameter({ errorType, name, description })
+  }
+}
+
+/**
+ * A wallet or card-token operation's parameters name something that cannot be used ("No such
+ * wallet", "Card data is invalid", …): answered as 422 `{message}`.
+ *
+ * @since 0.1.0 @category errors
+ */
+export class InvalidOperation extends Schema.TaggedError<InvalidOperation>()("InvalidOperation", {
+  message: Schema.String
+}) {}
+
+/**
  * Any error of the taxonomy.
  *
  * @since 0.1.0 @category errors
  */
-export type DomainError = BusinessError | NotFound | ExternalIdConflict | LimitExceeded | Unauthorized
+export type DomainError =
+  | BusinessError
+  | NotFound
+  | ExternalIdConflict
+  | LimitExceeded
+  | Unauthorized
+  | InvalidParameter
+  | InvalidOperation
 
 /** Shorthand constructors for the most common business errors. @since 0.1.0 */
 export const invalidRequest = (message: string) => BusinessError.of("invalidRequest", message)

@@ -307,6 +307,17 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(identities.post.tags, ["Identities"])
         assert.include(identities.get.parameters.map((p: any) => p.name), "X-Request-ID")
         assert.include(Object.keys(identities.post.responses), "422")
+        // the payments interface's 400 and 404 bodies are not the wallet's
+        assert.deepStrictEqual(identities.post.responses["400"].content["application/json"].schema, {
+          $ref: "#/components/schemas/BadRequest"
+        })
+        assert.deepStrictEqual(doc.json.paths["/wallet/v0/identities/{identityID}"].get.responses["404"], {
+          description: "Not found"
+        })
+        assert.deepStrictEqual(
+          doc.json.paths["/payres/v0/bank-cards"].post.parameters.map((p: any) => p.name),
+          ["X-Request-ID"]
+        )
       }))
   })
 }

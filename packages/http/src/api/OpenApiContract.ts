@@ -26,19 +26,13 @@ const envelope = [
 ]
 
 /**
- * The wallet interfaces answer 400 and 404 in their own shapes only: the payments interface's
- * bodies, declared for the whole API, are not theirs.
+ * The wallet interfaces answer 400 as `BadRequest` and 404 without a body: the payments
+ * interface's bodies, declared for the whole API, are not theirs.
  */
 const walletResponses = (responses: Record<string, any>) => {
-  for (const [status, foreign] of [["400", "BusinessError"], ["404", "GeneralError"]] as const) {
-    const schema = responses[status]?.content?.["application/json"]?.schema
-    if (schema?.anyOf) {
-      schema.anyOf = schema.anyOf.filter((s: any) => s.$ref !== `#/components/schemas/${foreign}`)
-      if (schema.anyOf.length === 1) responses[status].content["application/json"].schema = schema.anyOf[0]
-    } else if (schema?.$ref === `#/components/schemas/${foreign}`) {
-      delete responses[status].content
-    }
-  }
+  const badRequest = responses["400"]?.content?.["application/json"]
+  if (badRequest !== undefined) badRequest.schema = { $ref: "#/components/schemas/BadRequest" }
+  if (responses["404"] !== undefined) responses["404"] = { description: "Not found" }
 }
 
 /** @since 0.1.0 */

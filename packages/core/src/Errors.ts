@@ -113,6 +113,45 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthoriz
 }) {}
 
 /**
+ * The `errorType` values of the wallet and card-token interfaces' 400 `BadRequest` (the older
+ * revision adds `AmbiguousPartyID`).
+ *
+ * @since 0.1.0 @category models
+ */
+export const ParameterErrorType = Schema.Literal(
+  "SchemaViolated",
+  "NotFound",
+  "WrongType",
+  "NotInRange",
+  "WrongSize",
+  "WrongLength",
+  "WrongArray",
+  "NoMatch",
+  "InvalidResourceToken",
+  "InvalidToken",
+  "AmbiguousPartyID"
+)
+/** @since 0.1.0 */
+export type ParameterErrorType = typeof ParameterErrorType.Type
+
+/**
+ * A parameter of a wallet or card-token operation was refused: answered as 400
+ * `{errorType, name, description}` (`name` the parameter, `description` what is wrong).
+ *
+ * @since 0.1.0 @category errors
+ */
+export class InvalidParameter extends Schema.TaggedError<InvalidParameter>()("InvalidParameter", {
+  errorType: ParameterErrorType,
+  name: Schema.optional(Schema.String),
+  description: Schema.optional(Schema.String)
+}) {
+  /** @since 0.1.0 */
+  static of(errorType: ParameterErrorType, name: string, description: string): InvalidParameter {
+    return new InvalidParameter({ errorType, name, description })
+  }
+}
+
+/**
  * The wallet interface's refusals of the operations core builds (422 `{message}`), word for word.
  *
  * @since 0.1.0 @category models
@@ -184,6 +223,7 @@ export type DomainError =
   | ExternalIdConflict
   | LimitExceeded
   | Unauthorized
+  | InvalidParameter
   | InvalidOperation
   | Conflict
 

@@ -28,6 +28,7 @@ import {
 import { AdminChargebacksGroup, ChargebacksGroup, RefundsGroup } from "./Refunds.js"
 import { AnalyticsGroup, SearchGroup } from "./Search.js"
 import { ShopsGroup } from "./Shops.js"
+import { PayresApi, WalletApi } from "./wallet/WalletApi.js"
 import { AdminWebhooksGroup, WebhooksGroup } from "./Webhooks.js"
 
 /** The interface's operations. @since 0.1.0 @category api */
@@ -63,6 +64,8 @@ export class OperatorApi extends HttpApi.make("operator").add(AdminGroup).add(Ad
 export class KassaApi extends HttpApi.make("kassa")
   .addHttpApi(PaymentsApi)
   .addHttpApi(OperatorApi)
+  .addHttpApi(WalletApi)
+  .addHttpApi(PayresApi)
   .addError(BusinessError)
   .addError(NotFound)
   .addError(Unauthorized)

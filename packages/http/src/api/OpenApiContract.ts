@@ -25,13 +25,25 @@ const envelope = [
   }
 ]
 
+/**
+ * The wallet interfaces answer 400 as `BadRequest` and 404 without a body: the payments
+ * interface's bodies, declared for the whole API, are not theirs.
+ */
+const walletResponses = (responses: Record<string, any>) => {
+  const badRequest = responses["400"]?.content?.["application/json"]
+  if (badRequest !== undefined) badRequest.schema = { $ref: "#/components/schemas/BadRequest" }
+  if (responses["404"] !== undefined) responses["404"] = { description: "Not found" }
+}
+
 /** @since 0.1.0 */
 export const contractOpenApi = (spec: Record<string, any>): Record<string, any> => {
   for (const [path, item] of Object.entries<Record<string, any>>(spec.paths ?? {})) {
     for (const op of Object.values<any>(item)) {
       if (typeof op !== "object" || op === null || typeof op.operationId !== "string") continue
       op.operationId = op.operationId.slice(op.operationId.indexOf(".") + 1)
-      if (path.startsWith("/v2/")) op.parameters = [...envelope, ...(op.parameters ?? [])]
+      if (path.startsWith("/v2/") || path.startsWith("/wallet/v0/")) op.parameters = [...envelope, ...(op.parameters ?? [])]
+      if (path.startsWith("/payres/v0/")) op.parameters = [envelope[0], ...(op.parameters ?? [])]
+      if (path.startsWith("/wallet/v0/") || path.startsWith("/payres/v0/")) walletResponses(op.responses ?? {})
       for (const response of Object.values<any>(op.responses ?? {})) {
         const schema = response?.content?.["application/json"]?.schema
         if (schema?.anyOf) {

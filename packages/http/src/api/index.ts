@@ -37,3 +37,5 @@ export * as Security from "./Security.js"
 export * as Shops from "./Shops.js"
 /** @since 0.1.0 */
 export * as Webhooks from "./Webhooks.js"
+/** @since 0.1.0 */
+export * as Wallet from "./wallet/index.js"

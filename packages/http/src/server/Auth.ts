@@ -13,9 +13,14 @@ import * as AccessLog from "./AccessLog.js"
 
 const bearerScheme = /^Bearer [^\s]+$/
 
-const authenticate = (authenticator: Authenticator.Authenticator, token: Redacted.Redacted<string>) =>
+/**
+ * The principal a Bearer token names (the `Bearer` scheme word checked here: the framework's
+ * decoder slices it off unseen).
+ *
+ * @since 0.1.0
+ */
+export const authenticate = (authenticator: Authenticator.Authenticator, token: Redacted.Redacted<string>) =>
   Effect.gen(function*() {
-    // The framework's bearer decoder slices the header without looking at the scheme word.
     const request = yield* HttpServerRequest.HttpServerRequest
     if (!bearerScheme.test(request.headers.authorization ?? "")) {
       return yield* new Errors.Unauthorized({ message: "Expected Authorization: Bearer <token>" })

@@ -29,16 +29,19 @@ import * as Refunds from "./handlers/Refunds.js"
 import * as Search from "./handlers/Search.js"
 import * as Shops from "./handlers/Shops.js"
 import * as Webhooks from "./handlers/Webhooks.js"
+import * as Wallet from "./handlers/wallet/Wallet.js"
 import * as Metrics from "./Metrics.js"
 import * as MetricsEndpoint from "./MetricsEndpoint.js"
 import * as Routes from "./Routes.js"
 import * as ThreeDSecure from "./ThreeDSecure.js"
+import * as WalletAuth from "./wallet/Auth.js"
+import * as WalletEnvelope from "./wallet/Envelope.js"
 import * as WireContract from "./WireContract.js"
 
 /** The contract with its handlers. @since 0.1.0 @category layers */
 export const api = HttpApiBuilder.api(KassaApi).pipe(
-  Layer.provide([Parties.layer, Shops.layer, Contracts.layer, Invoices.layer, InvoiceTemplates.layer, Payments.layer, Refunds.layer, Customers.layer, Search.layer, Reference.layer, Admin.layer, Webhooks.layer, Webhooks.adminLayer]),
-  Layer.provide([Envelope.layer, Auth.layer, Auth.operatorLayer])
+  Layer.provide([Parties.layer, Shops.layer, Contracts.layer, Invoices.layer, InvoiceTemplates.layer, Payments.layer, Refunds.layer, Customers.layer, Search.layer, Reference.layer, Admin.layer, Webhooks.layer, Webhooks.adminLayer, Wallet.layer]),
+  Layer.provide([Envelope.layer, Auth.layer, Auth.operatorLayer, WalletEnvelope.layer, WalletAuth.layer])
 )
 
 /**

@@ -46,6 +46,7 @@ import { Metrics } from "./Metrics.js"
 import { resolver } from "./Operations.js"
 import * as RequestBody from "./RequestBody.js"
 import * as RequestReplay from "./RequestReplay.js"
+import * as WalletWire from "./wallet/WalletWire.js"
 
 /** The largest request body accepted. @since 0.1.0 */
 export const maxBodyBytes = 1024 * 1024
@@ -81,11 +82,12 @@ const invalidRequest = (message: string) => json(400, { code: "invalidRequest", 
  */
 const withBody = (
   request: HttpServerRequest.HttpServerRequest,
+  refuse: (message: string) => HttpServerResponse.HttpServerResponse,
   serve: (request: HttpServerRequest.HttpServerRequest, body: string) => HttpApp.Default
 ): HttpApp.Default =>
   // a failed read is the platform's own: a defect, answered below as it answers those
   Effect.flatMap(Effect.orDie(RequestBody.read(request, maxBodyBytes)), (bytes) => {
-    if (bytes === "tooLarge") return Effect.succeed(invalidRequest(`Request body exceeds ${maxBodyBytes} bytes`))
+    if (bytes === "tooLarge") return Effect.succeed(refuse(`Request body exceeds ${maxBodyBytes} bytes`))
     const contentType = request.headers["content-type"]
     const text = RequestBody.textOf(bytes)
     let parsed: { value: unknown } | undefined
@@ -93,10 +95,10 @@ const withBody = (
       try {
         parsed = { value: JSON.parse(text) }
       } catch {
-        return Effect.succeed(invalidRequest("Malformed JSON body"))
+        return Effect.succeed(refuse("Malformed JSON body"))
       }
       const problem = InputLimits.bodyProblem(text, parsed.value)
-      if (problem !== undefined) return Effect.succeed(invalidRequest(problem))
+      if (problem !== undefined) return Effect.succeed(refuse(problem))
     }
     return serve(RequestBody.provided(request, bytes, text, parsed), text)
   })
@@ -179,11 +181,16 @@ const middleware = HttpApiBuilder.middleware(
           ))
         }
 
+        // The wallet and card-token interfaces answer 400 in their own shape.
+        const wallet = WalletWire.isWalletPath(path)
+        const refuse = wallet ? WalletWire.invalidBody : invalidRequest
         const length = Number(original.headers["content-length"] ?? 0)
-        if (length > maxBodyBytes) return Effect.succeed(invalidRequest(`Request body exceeds ${maxBodyBytes} bytes`))
+        if (length > maxBodyBytes) return Effect.succeed(refuse(`Request body exceeds ${maxBodyBytes} bytes`))
         const urlProblem = InputLimits.urlProblem(original.url)
         if (urlProblem?._tag === "Path") return Effect.succeed(json(404, { message: "No resource has a NUL character in its path" }))
-        if (urlProblem?._tag === "Query") return Effect.succeed(invalidRequest(urlProblem.message))
+        if (urlProblem?._tag === "Query") {
+          return Effect.succeed(wallet ? WalletWire.badRequest("SchemaViolated", "query", urlProblem.message) : invalidRequest(urlProblem.message))
+        }
 
         const counted = counting ? Statements.withWork(operation)(app) : app
         let bounded = (handled: HttpApp.Default): HttpApp.Default => handled
@@ -205,9 +212,9 @@ const middleware = HttpApiBuilder.middleware(
           const provided = read === original ? counted : Effect.provideService(counted, HttpServerRequest.HttpServerRequest, read)
           return replaying(read, original.url, body, bounded(provided), exchange)
         }
-        const handled = RequestBody.present(request) ? withBody(request, serve) : serve(request, "")
+        const handled = RequestBody.present(request) ? withBody(request, refuse, serve) : serve(request, "")
 
-        return handled.pipe(
+        return (wallet ? Effect.catchAllCause(handled, WalletWire.recover(operation)) : handled).pipe(
           Effect.catchAllCause(recover(original)),
           Effect.annotateLogs("requestId", requestId)
         )

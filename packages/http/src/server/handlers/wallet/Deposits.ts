@@ -1,0 +1,18 @@
+/**
+ * Handlers of the wallet interface's deposits, reverts and adjustments.
+ *
+ * @since 0.1.0
+ */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Effect from "effect/Effect"
+import { KassaApi } from "../../../api/KassaApi.js"
+import { notImplemented } from "../../wallet/WalletWire.js"
+
+/** @since 0.1.0 @category layers */
+export const layer = HttpApiBuilder.group(KassaApi, "Deposits", (handlers) =>
+  Effect.succeed(
+    handlers
+      .handle("listDeposits", () => notImplemented("listDeposits"))
+      .handle("listDepositReverts", () => notImplemented("listDepositReverts"))
+      .handle("listDepositAdjustments", () => notImplemented("listDepositAdjustments"))
+  ))

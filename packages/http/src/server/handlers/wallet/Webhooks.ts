@@ -1,0 +1,19 @@
+/**
+ * Handlers of the wallet interface's webhooks.
+ *
+ * @since 0.1.0
+ */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Effect from "effect/Effect"
+import { KassaApi } from "../../../api/KassaApi.js"
+import { notImplemented } from "../../wallet/WalletWire.js"
+
+/** @since 0.1.0 @category layers */
+export const layer = HttpApiBuilder.group(KassaApi, "WalletWebhooks", (handlers) =>
+  Effect.succeed(
+    handlers
+      .handle("createWebhook", () => notImplemented("createWebhook"))
+      .handle("getWebhooks", () => notImplemented("getWebhooks"))
+      .handle("getWebhookByID", () => notImplemented("getWebhookByID"))
+      .handle("deleteWebhookByID", () => notImplemented("deleteWebhookByID"))
+  ))

@@ -115,7 +115,34 @@ const operations = (validUntil: string): ReadonlyArray<readonly [string, Method,
 ]
 
 /** Operations whose domain is served: answered by their own tests, not with 501. */
-const served = new Set<string>([])
+const served = new Set<string>([
+  "listIdentities",
+  "createIdentity",
+  "getIdentity",
+  "getWithdrawalMethods",
+  "listIdentityChallenges",
+  "startIdentityChallenge",
+  "getIdentityChallenge",
+  "pollIdentityChallengeEvents",
+  "getIdentityChallengeEvent",
+  "listProviders",
+  "getProvider",
+  "listProviderIdentityClasses",
+  "getProviderIdentityClass",
+  "listProviderIdentityLevels",
+  "getProviderIdentityLevel",
+  "listWallets",
+  "createWallet",
+  "getWallet",
+  "getWalletByExternalID",
+  "getWalletAccount",
+  "issueWalletGrant",
+  "listDeposits",
+  "listDepositReverts",
+  "listDepositAdjustments",
+  "createW2WTransfer",
+  "getW2WTransfer"
+])
 
 for (const dialect of Dialects.dialects()) {
   layer(TestServer.layer(dialect), { timeout: "60 seconds" })(`Wallet wire [${dialect}]`, (it) => {
@@ -187,7 +214,7 @@ for (const dialect of Dialects.dialects()) {
           "X-Request-Deadline"
         )
         const ok = yield* call("GET", "/wallet/v0/identities", m.apiKey, undefined, { "x-request-deadline": "30s" })
-        assert.strictEqual(ok.status, 501, ok.text)
+        assert.strictEqual(ok.status, 200, ok.text)
         badRequest(
           yield* call("POST", "/wallet/v0/identities", m.apiKey, "name=Ivan", { "content-type": "text/plain" }),
           "WrongType",
@@ -249,8 +276,9 @@ for (const dialect of Dialects.dialects()) {
     it.effect("both revisions' requests are accepted: charset variant, unknown fields, no class, no limit, GET with {}", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()
+        // the domain answered (an unknown sender is its 422), not the wire's 400
         const reached = (response: TestServer.RawResponse, what: string) =>
-          assert.strictEqual(response.status, 501, `${what} ${response.text}`)
+          assert.include([200, 201, 202, 422], response.status, `${what} ${response.text}`)
         reached(
           yield* call("POST", "/wallet/v0/identities", m.apiKey, { name: "Ivan", provider: "test" }, {
             "content-type": "application/json;charset=utf-8"

@@ -8,6 +8,7 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { AdminGroup } from "./Admin.js"
+import { AdminWalletsGroup } from "./AdminWallets.js"
 import { ContractsGroup } from "./Contracts.js"
 import { CustomersGroup } from "./Customers.js"
 import { RequestEnvelope } from "./Envelope.js"
@@ -58,7 +59,9 @@ export class PaymentsApi extends HttpApi.make("payments")
 {}
 
 /** The operator API. @since 0.1.0 @category api */
-export class OperatorApi extends HttpApi.make("operator").add(AdminGroup).add(AdminChargebacksGroup).add(AdminWebhooksGroup) {}
+export class OperatorApi extends HttpApi.make("operator").add(AdminGroup).add(AdminChargebacksGroup).add(AdminWebhooksGroup)
+  .add(AdminWalletsGroup)
+{}
 
 /** @since 0.1.0 @category api */
 export class KassaApi extends HttpApi.make("kassa")

@@ -18,6 +18,7 @@ import * as Docs from "./Docs.js"
 import * as Envelope from "./Envelope.js"
 import * as Health from "./Health.js"
 import * as Admin from "./handlers/Admin.js"
+import * as AdminWallets from "./handlers/AdminWallets.js"
 import * as Contracts from "./handlers/Contracts.js"
 import * as Customers from "./handlers/Customers.js"
 import * as Invoices from "./handlers/Invoices.js"
@@ -40,7 +41,7 @@ import * as WireContract from "./WireContract.js"
 
 /** The contract with its handlers. @since 0.1.0 @category layers */
 export const api = HttpApiBuilder.api(KassaApi).pipe(
-  Layer.provide([Parties.layer, Shops.layer, Contracts.layer, Invoices.layer, InvoiceTemplates.layer, Payments.layer, Refunds.layer, Customers.layer, Search.layer, Reference.layer, Admin.layer, Webhooks.layer, Webhooks.adminLayer, Wallet.layer]),
+  Layer.provide([Parties.layer, Shops.layer, Contracts.layer, Invoices.layer, InvoiceTemplates.layer, Payments.layer, Refunds.layer, Customers.layer, Search.layer, Reference.layer, Admin.layer, Webhooks.layer, Webhooks.adminLayer, Wallet.layer, AdminWallets.layer]),
   Layer.provide([Envelope.layer, Auth.layer, Auth.operatorLayer, WalletEnvelope.layer, WalletAuth.layer])
 )
 

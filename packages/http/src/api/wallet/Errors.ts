@@ -35,7 +35,8 @@ export const ConflictRequest = Schema.transform(
   {
     strict: false,
     decode: (w) => new Errors.ExternalIdConflict({ externalID: w.externalID ?? "", id: w.id ?? "", message: w.message ?? "" }),
-    encode: (e) => e
+    // a conflict with work in progress (a pending challenge) involves no externalID
+    encode: (e) => (e.externalID === "" ? { id: e.id, message: e.message } : e)
   }
 ).annotations(HttpApiSchema.annotations({ status: 409, identifier: "ConflictRequest" }))
 

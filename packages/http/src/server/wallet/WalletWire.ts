@@ -57,7 +57,7 @@ export const answer = (error: unknown): HttpServerResponse.HttpServerResponse | 
     case "NotFound":
       return HttpServerResponse.empty({ status: 404 })
     case "ExternalIdConflict":
-      return json(409, { externalID: error.externalID, id: error.id, message: error.message })
+      return json(409, error.externalID === "" ? { id: error.id, message: error.message } : { externalID: error.externalID, id: error.id, message: error.message })
     case "BusinessError":
       return error.code === "invalidRequest" || error.code === "invalidDeadline"
         ? badRequest("SchemaViolated", "body", String(error.message))

@@ -1,18 +1,30 @@
 /**
- * Handlers of the wallet interface's deposits, reverts and adjustments.
+ * Handlers of the wallet interface's deposit lists (the operator makes deposits, reverts and
+ * adjustments: `AdminWallets`).
  *
  * @since 0.1.0
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { DepositService } from "@kassa/core"
 import * as Effect from "effect/Effect"
 import { KassaApi } from "../../../api/KassaApi.js"
-import { notImplemented } from "../../wallet/WalletWire.js"
+import { cursorOf, merchantParty } from "../../wallet/WalletCaller.js"
 
 /** @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(KassaApi, "Deposits", (handlers) =>
-  Effect.succeed(
-    handlers
-      .handle("listDeposits", () => notImplemented("listDeposits"))
-      .handle("listDepositReverts", () => notImplemented("listDepositReverts"))
-      .handle("listDepositAdjustments", () => notImplemented("listDepositAdjustments"))
-  ))
+  Effect.gen(function*() {
+    const deposits = yield* DepositService.DepositService
+    const listing = <P extends { readonly continuationToken?: string | undefined }, A>(
+      list: (party: string, params: DepositService.ListParams) => Effect.Effect<A>
+    ) =>
+    ({ urlParams }: { readonly urlParams: P & Omit<DepositService.ListParams, "after"> }) =>
+      Effect.gen(function*() {
+        const party = yield* merchantParty
+        const { continuationToken, ...filters } = urlParams
+        return yield* list(party, { ...filters, after: yield* cursorOf(continuationToken) })
+      })
+    return handlers
+      .handle("listDeposits", listing(deposits.list))
+      .handle("listDepositReverts", listing(deposits.listReverts))
+      .handle("listDepositAdjustments", listing(deposits.listAdjustments))
+  }))

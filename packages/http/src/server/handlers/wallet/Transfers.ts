@@ -1,17 +1,25 @@
 /**
- * Handlers of the wallet interface's wallet-to-wallet transfers.
+ * Handlers of the wallet interface's W2W transfers.
  *
  * @since 0.1.0
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { W2WService, W2WTransfer } from "@kassa/core"
 import * as Effect from "effect/Effect"
 import { KassaApi } from "../../../api/KassaApi.js"
-import { notImplemented } from "../../wallet/WalletWire.js"
+import { located } from "../../wallet/Location.js"
+import { merchantParty } from "../../wallet/WalletCaller.js"
 
 /** @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(KassaApi, "W2W", (handlers) =>
-  Effect.succeed(
-    handlers
-      .handle("createW2WTransfer", () => notImplemented("createW2WTransfer"))
-      .handle("getW2WTransfer", () => notImplemented("getW2WTransfer"))
-  ))
+  Effect.gen(function*() {
+    const transfers = yield* W2WService.W2WService
+    return handlers
+      .handle("createW2WTransfer", ({ payload }) =>
+        located("/wallet/v0/w2w/transfers")(
+          Effect.flatMap(merchantParty, (party) => transfers.create(party, payload)).pipe(Effect.map(W2WTransfer.toW2WTransfer)),
+          (t) => t.id
+        ))
+      .handle("getW2WTransfer", ({ path }) =>
+        Effect.flatMap(merchantParty, (party) => transfers.get(party, path.w2wTransferID)).pipe(Effect.map(W2WTransfer.toW2WTransfer)))
+  }))

@@ -14,6 +14,7 @@
 import {
   ApiKeyService,
   Authenticator,
+  BankCards,
   ChargebackService,
   ContractService,
   CustomerService,
@@ -78,6 +79,7 @@ export const services = Layer.mergeAll(
   InvoiceTemplateService.InvoiceTemplateService.Default,
   PaymentService.PaymentService.Default,
   PaymentResources.PaymentResources.Default,
+  BankCards.BankCards.Default,
   RefundService.RefundService.Default,
   ChargebackService.ChargebackService.Default,
   CustomerService.CustomerService.Default,

@@ -29,6 +29,7 @@ import idempotencyNamespaces from "./internal/migrations/0017_idempotency_namesp
 import partyWebhookKeys from "./internal/migrations/0018_party_webhook_keys.js"
 import requestReplays from "./internal/migrations/0019_request_replays.js"
 import outboxDispatchedAtDropped from "./internal/migrations/0020_outbox_dispatched_at_dropped.js"
+import bankCardTokens from "./internal/migrations/0022_bank_card_tokens.js"
 import { IntColumn, reader } from "./internal/rows.js"
 
 const all = {
@@ -51,7 +52,9 @@ const all = {
   "0017_idempotency_namespaces": idempotencyNamespaces,
   "0018_party_webhook_keys": partyWebhookKeys,
   "0019_request_replays": requestReplays,
-  "0020_outbox_dispatched_at_dropped": outboxDispatchedAtDropped
+  "0020_outbox_dispatched_at_dropped": outboxDispatchedAtDropped,
+  // 0021 is the wallet domain's (branch wcore)
+  "0022_bank_card_tokens": bankCardTokens
 }
 
 const migrations = Migrator.fromRecord(all)

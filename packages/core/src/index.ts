@@ -90,6 +90,8 @@ export * as BankCardRules from "./payres/BankCardRules.js"
 /** @since 0.1.0 */
 export * as BankCards from "./payres/BankCards.js"
 /** @since 0.1.0 */
+export * as WalletReference from "./reference/WalletReference.js"
+/** @since 0.1.0 */
 export * as SearchParams from "./search/SearchParams.js"
 /** @since 0.1.0 */
 export * as SearchQuery from "./search/SearchQuery.js"

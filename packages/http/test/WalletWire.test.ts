@@ -115,7 +115,7 @@ const operations = (validUntil: string): ReadonlyArray<readonly [string, Method,
 ]
 
 /** Operations whose domain is served: answered by their own tests, not with 501. */
-const served = new Set<string>(["storeBankCard", "getBankCard"])
+const served = new Set<string>(["storeBankCard", "getBankCard", "getCurrency", "getResidence"])
 
 for (const dialect of Dialects.dialects()) {
   layer(TestServer.layer(dialect), { timeout: "60 seconds" })(`Wallet wire [${dialect}]`, (it) => {

@@ -20,6 +20,8 @@ export * from "./Acquirer.js"
 export * from "./BankCardTokenRepository.js"
 /** @since 0.1.0 */
 export * from "./CardVault.js"
+/** @since 0.1.0 */
+export * from "./CurrencyCatalog.js"
 export * from "./Ledger.js"
 export * from "./PaymentResourceRepository.js"
 export * from "./PaymentRepository.js"

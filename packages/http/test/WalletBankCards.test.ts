@@ -61,6 +61,26 @@ for (const dialect of Dialects.dialects()) {
         assert.notInclude(stored.text, "737\"")
       }))
 
+    it.effect("the typed client derived from the contract speaks the card-token interface, errors as core's", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        const stored = yield* api.WithdrawalResources.storeBankCard({
+          payload: { cardNumber: "2200000000000004", expDate: "12/40", cvv: "123" }
+        })
+        assert.strictEqual(stored.paymentSystem, "nspkmir")
+        assert.instanceOf(stored.validUntil, Date)
+        assert.isString(stored.authData)
+        const read = yield* api.WithdrawalResources.getBankCard({ path: { token: stored.token } })
+        assert.strictEqual(read.lastDigits, "0004")
+        const refused = yield* Effect.flip(
+          api.WithdrawalResources.storeBankCard({ payload: { cardNumber: "9000000000000001", expDate: "12/40" } })
+        )
+        assert.strictEqual(refused._tag, "InvalidBankCard")
+        const missing = yield* Effect.flip(api.WithdrawalResources.getBankCard({ path: { token: "bc.none" } }))
+        assert.strictEqual(missing._tag, "NotFound")
+      }))
+
     it.effect("a bad or another party's token is 404 without a body", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()

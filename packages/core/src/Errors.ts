@@ -113,6 +113,87 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthoriz
 }) {}
 
 /**
+ * The wallet interface's refusals (422 `{message}`): the message is the wire's, word for word.
+ *
+ * @since 0.1.0 @category models
+ */
+export const InvalidOperationMessage = Schema.Literal(
+  "Party inaccessible",
+  "Party does not exist",
+  "No such provider",
+  "No such identity class",
+  "Identity inaccessible",
+  "No such identity",
+  "Currency not supported",
+  "Invalid expiration: already expired",
+  "No such wallet",
+  "Wallet inaccessible",
+  "No such wallet sender",
+  "No such wallet receiver",
+  "Currency not allowed",
+  "Bad transfer amount",
+  "Inconsistent currency",
+  "No such challenge type",
+  "Proof not found",
+  "Insufficient proof",
+  "Illegal identification type for current identity level",
+  "No such deposit",
+  "Invalid deposit status",
+  "Insufficient deposit amount",
+  "Invalid adjustment status",
+  "Invalid cash amount",
+  "Sender and receiver are one wallet"
+)
+/** @since 0.1.0 */
+export type InvalidOperationMessage = typeof InvalidOperationMessage.Type
+
+/**
+ * A wallet operation refused its parameters: answered as 422 `{message}`.
+ *
+ * @since 0.1.0 @category errors
+ */
+export class InvalidOperation extends Schema.TaggedError<InvalidOperation>()("InvalidOperation", {
+  message: InvalidOperationMessage
+}) {
+  /** @since 0.1.0 */
+  static of(message: InvalidOperationMessage): InvalidOperation {
+    return new InvalidOperation({ message })
+  }
+}
+
+/**
+ * The command conflicts with work in progress on the object `id` (a second pending identity
+ * challenge, a second pending adjustment): answered as 409 `{id, message}`.
+ *
+ * @since 0.1.0 @category errors
+ */
+export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
+  id: Schema.String,
+  message: Schema.String
+}) {}
+
+/**
+ * Any error of the taxonomy.
+ *
+ * @since 0.1.0 @category errors
+ */
+export type DomainError =
+  | BusinessError
+  | NotFound
+  | ExternalIdConflict
+  | LimitExceeded
+  | Unauthorized
+  | InvalidOperation
+  | Conflict
+
+/** Shorthand constructors for the most common business errors. @since 0.1.0 */
+export const invalidRequest = (message: string) => BusinessError.of("invalidRequest", message)
+/** @since 0.1.0 */
+export const invalidPartyStatus = (message = "Party is blocked or suspended") => BusinessError.of("invalidPartyStatus", message)
+/** @since 0.1.0 */
+export const invalidShopStatus = (message = "Shop is blocked or suspended") => BusinessError.of("invalidShopStatus", message)
+
+/**
  * The `errorType` values of the wallet and card-token interfaces' 400 `BadRequest` (the older
  * revision adds `AmbiguousPartyID`).
  *
@@ -152,84 +233,10 @@ export class InvalidParameter extends Schema.TaggedError<InvalidParameter>()("In
 }
 
 /**
- * The wallet interface's refusals of the operations core builds (422 `{message}`), word for word.
- *
- * @since 0.1.0 @category models
- */
-export const InvalidOperationMessage = Schema.Literal(
-  "Party inaccessible",
-  "Party does not exist",
-  "No such provider",
-  "No such identity class",
-  "Identity inaccessible",
-  "No such identity",
-  "Currency not supported",
-  "Invalid expiration: already expired",
-  "No such wallet",
-  "Wallet inaccessible",
-  "No such wallet sender",
-  "No such wallet receiver",
-  "Currency not allowed",
-  "Bad transfer amount",
-  "Inconsistent currency",
-  "No such challenge type",
-  "Proof not found",
-  "Insufficient proof",
-  "Illegal identification type for current identity level",
-  "No such deposit",
-  "Invalid deposit status",
-  "Insufficient deposit amount",
-  "Invalid adjustment status",
-  "Invalid cash amount",
-  "Sender and receiver are one wallet"
-)
-/** @since 0.1.0 */
-export type InvalidOperationMessage = typeof InvalidOperationMessage.Type
-
-/**
- * A wallet or card-token operation's parameters name something that cannot be used ("No such
- * wallet", …): answered as 422 `{message}`. Core words them with `of`, from the wire's list.
+ * Card data the card-token interface cannot keep: answered as 422 `InvalidBankCard {message}`.
  *
  * @since 0.1.0 @category errors
  */
-export class InvalidOperation extends Schema.TaggedError<InvalidOperation>()("InvalidOperation", {
-  message: Schema.String
-}) {
-  /** @since 0.1.0 */
-  static of(message: InvalidOperationMessage): InvalidOperation {
-    return new InvalidOperation({ message })
-  }
-}
-
-/**
- * The command conflicts with work in progress on the object `id` (a second pending identity
- * challenge, a second pending adjustment): answered as 409 `{id, message}`.
- *
- * @since 0.1.0 @category errors
- */
-export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
-  id: Schema.String,
-  message: Schema.String
+export class InvalidBankCard extends Schema.TaggedError<InvalidBankCard>()("InvalidBankCard", {
+  message: Schema.Literal("Card data is invalid", "Unsupported card")
 }) {}
-
-/**
- * Any error of the taxonomy.
- *
- * @since 0.1.0 @category errors
- */
-export type DomainError =
-  | BusinessError
-  | NotFound
-  | ExternalIdConflict
-  | LimitExceeded
-  | Unauthorized
-  | InvalidParameter
-  | InvalidOperation
-  | Conflict
-
-/** Shorthand constructors for the most common business errors. @since 0.1.0 */
-export const invalidRequest = (message: string) => BusinessError.of("invalidRequest", message)
-/** @since 0.1.0 */
-export const invalidPartyStatus = (message = "Party is blocked or suspended") => BusinessError.of("invalidPartyStatus", message)
-/** @since 0.1.0 */
-export const invalidShopStatus = (message = "Shop is blocked or suspended") => BusinessError.of("invalidShopStatus", message)

@@ -7,7 +7,6 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Challenge, Deposit, DepositService, IdentityService, WalletService } from "@kassa/core"
 import * as Effect from "effect/Effect"
 import { KassaApi } from "../../api/KassaApi.js"
-import { asConflictRequest } from "../wallet/WalletCaller.js"
 
 /** @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(KassaApi, "AdminWallets", (handlers) =>
@@ -20,7 +19,7 @@ export const layer = HttpApiBuilder.group(KassaApi, "AdminWallets", (handlers) =
       .handle("getDeposit", ({ path }) => Effect.map(deposits.get(path.depositID), Deposit.toDeposit))
       .handle("createDepositRevert", ({ path, payload }) => Effect.map(deposits.revert(path.depositID, payload), Deposit.toRevert))
       .handle("createDepositAdjustment", ({ path, payload }) =>
-        Effect.map(asConflictRequest(deposits.adjust(path.depositID, payload)), Deposit.toAdjustment))
+        Effect.map(deposits.adjust(path.depositID, payload), Deposit.toAdjustment))
       .handle("decideIdentityChallenge", ({ path, payload }) =>
         Effect.map(
           identities.decideChallenge(path.identityID, path.challengeID, path.decision, payload.failureReason),

@@ -20,15 +20,3 @@ export const cursorOf = (token: string | undefined) =>
       onSome: (cursor) => Effect.succeed(cursor)
     })
 
-/**
- * A conflict with work in progress (a second pending challenge or adjustment) as the wire's 409
- * `ConflictRequest`: `{id, message}`, no externalID being involved.
- *
- * @since 0.1.0
- */
-export const asConflictRequest = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.catchIf(
-    effect,
-    (e): e is Extract<E, Errors.Conflict> => e instanceof Errors.Conflict,
-    (e) => Effect.fail(new Errors.ExternalIdConflict({ externalID: "", id: e.id, message: e.message }))
-  ) as Effect.Effect<A, Exclude<E, Errors.Conflict> | Errors.ExternalIdConflict, R>

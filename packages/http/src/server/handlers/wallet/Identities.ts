@@ -8,7 +8,7 @@ import { Challenge, Identity, IdentityService } from "@kassa/core"
 import * as Effect from "effect/Effect"
 import { KassaApi } from "../../../api/KassaApi.js"
 import { located } from "../../wallet/Location.js"
-import { asConflictRequest, cursorOf, merchantParty } from "../../wallet/WalletCaller.js"
+import { cursorOf, merchantParty } from "../../wallet/WalletCaller.js"
 
 /** @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(KassaApi, "WalletIdentities", (handlers) =>
@@ -43,7 +43,6 @@ export const layer = HttpApiBuilder.group(KassaApi, "WalletIdentities", (handler
       .handle("startIdentityChallenge", ({ path, payload }) =>
         located(`/wallet/v0/identities/${encodeURIComponent(path.identityID)}/challenges`)(
           Effect.flatMap(merchantParty, (party) => identities.startChallenge(party, path.identityID, payload)).pipe(
-            asConflictRequest,
             Effect.map(Challenge.toChallenge)
           ),
           (c) => c.id

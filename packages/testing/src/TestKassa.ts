@@ -19,6 +19,8 @@
 import { Kassa, SqlTimers, SqlTransactions, TokenKeys, WebhookDispatcher } from "@kassa/adapters"
 import { MemoryScheduler } from "@kassa/core/memory/MemoryTimers"
 import { MemoryBackground } from "@kassa/core/memory/MemoryTransactions"
+import type { Ledger } from "@kassa/core/ports/Ledger"
+import type { KassaSettings } from "@kassa/core/Settings"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -54,8 +56,12 @@ export const layer = (dialect: Dialect, overrides: Partial<Kassa.Options> = {}) 
  */
 export const layerMemory = (options: Kassa.MemoryOptions = {}) => Kassa.layerMemory(options)
 
+/** What every test layer provides: core's services, the ledger and the settings. @since 0.1.0 @category models */
+export type Services = Kassa.Services | Ledger | KassaSettings
+
 /** Kassa on memory or on a dialect, as `Dialects.backends()` names them. @since 0.1.0 @category layers */
-export const layerOf = (backend: Dialect | "memory") => backend === "memory" ? layerMemory() : layer(backend)
+export const layerOf = (backend: Dialect | "memory"): Layer.Layer<Services> =>
+  backend === "memory" ? layerMemory() : layer(backend)
 
 const MAX_ROUNDS = 10_000
 

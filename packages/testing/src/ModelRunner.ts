@@ -22,12 +22,9 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as TestAcquirer from "@kassa/adapters/TestAcquirer"
 import { ChargebackCommand } from "@kassa/core/chargeback/Chargeback"
 import { ChargebackService } from "@kassa/core/chargeback/ChargebackService"
-import * as Invoice from "@kassa/core/invoice/Invoice"
 import { InvoiceService } from "@kassa/core/invoice/InvoiceService"
 import type { Onboarding } from "@kassa/core/onboarding/Onboarding"
-import * as Payment from "@kassa/core/payment/Payment"
 import { PaymentService } from "@kassa/core/payment/PaymentService"
-import * as PaymentTool from "@kassa/core/payment/PaymentTool"
 import { Ledger } from "@kassa/core/ports/Ledger"
 import { RefundService } from "@kassa/core/refund/RefundService"
 import { KassaSettings } from "@kassa/core/Settings"
@@ -38,7 +35,6 @@ import * as Either from "effect/Either"
 import * as FastCheck from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
-import * as Schema from "effect/Schema"
 import * as Fixtures from "./Fixtures.js"
 import * as LedgerChecks from "./LedgerChecks.js"
 import * as PaymentModel from "./PaymentModel.js"
@@ -67,10 +63,6 @@ export interface Real {
 /** A command of the run. @since 0.1.0 @category models */
 export type Command = FastCheck.AsyncCommand<PaymentModel.Model, Real, false>
 
-const decodeInvoice = Schema.decodeUnknownSync(Invoice.InvoiceParams)
-const decodePayment = Schema.decodeUnknownSync(Payment.PaymentParams)
-const decodeResource = Schema.decodeUnknownSync(PaymentTool.PaymentResourceParams)
-
 class Mismatch extends Error {}
 
 const expect = (condition: boolean, message: () => string) => {
@@ -89,22 +81,10 @@ const AUTHORISED = cards.find((card) => card.outcome._tag === "Authorized")!
 const pick = <A>(items: ReadonlyArray<A>, n: number): A => items[n % items.length]!
 
 const createInvoice = async (m: PaymentModel.Model, r: Real, amount: number, dueInMinutes: number) => {
-    const { merchant } = r
-    const created = await r.run(Effect.gen(function*() {
-      const at = yield* now
-      const { invoice } = yield* (yield* InvoiceService).create(merchant.partyID, decodeInvoice({
-        shopID: merchant.shopID,
-        dueDate: new Date(at + dueInMinutes * 60_000).toISOString(),
-        amount,
-        currency: "RUB",
-        product: "Model",
-        metadata: {}
-      }))
-      return invoice
-    }))
-    const invoice: PaymentModel.ModelInvoice = { id: created.id, amount, dueAt: created.dueDate.getTime(), status: "unpaid" }
-    m.invoices.push(invoice)
-    return invoice
+  const created = await r.run(Fixtures.invoice(r.merchant, amount, { dueInMs: dueInMinutes * 60_000 }))
+  const invoice: PaymentModel.ModelInvoice = { id: created.id, amount, dueAt: created.dueDate.getTime(), status: "unpaid" }
+  m.invoices.push(invoice)
+  return invoice
 }
 
 class CreateInvoice implements Command {
@@ -137,27 +117,21 @@ class CreatePayment implements Command {
     const card = parent?.card ?? this.card
     const { partyID } = r.merchant
     const flow = this.flow === "PaymentFlowInstant"
-      ? { type: "PaymentFlowInstant" }
-      : { type: "PaymentFlowHold", onHoldExpiration: this.onHoldExpiration }
+      ? { type: "PaymentFlowInstant" as const }
+      : { type: "PaymentFlowHold" as const, onHoldExpiration: this.onHoldExpiration }
     const makeRecurrent = parent === undefined && this.makeRecurrent
+    const payer = parent === undefined ? undefined : {
+      payerType: "RecurrentPayer" as const,
+      contactInfo: { email: "payer@kassa.test" },
+      recurrentParentPayment: { invoiceID: parent.invoice.id, paymentID: parent.id }
+    }
     const { at, payment } = await r.run(Effect.gen(function*() {
-      const payer = parent === undefined
-        ? Fixtures.resourcePayer(yield* (yield* PaymentResources).create(partyID, decodeResource({
-          paymentTool: { paymentToolType: "CardData", cardNumber: card.cardNumber, expDate: "12/40", cvv: "123" },
-          clientInfo: { fingerprint: "model" }
-        })))
-        : {
-          payerType: "RecurrentPayer",
-          contactInfo: { email: "payer@kassa.test" },
-          recurrentParentPayment: { invoiceID: parent.invoice.id, paymentID: parent.id }
-        }
       const payments = yield* PaymentService
       const at = yield* now
-      const started = yield* payments.create(partyID, invoice.id, decodePayment({
-        flow,
-        payer,
-        makeRecurrent
-      }))
+      const started = yield* Fixtures.pay(r.merchant, invoice.id, {
+        cardNumber: card.cardNumber,
+        params: { flow, makeRecurrent, ...(payer === undefined ? {} : { payer }) }
+      })
       yield* TestKassa.settle
       return { at, payment: yield* payments.get(partyID, invoice.id, started.id) }
     }))

@@ -4,36 +4,12 @@
  * sleep in the test.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { InvoiceService, PaymentResources, PaymentService, RefundService } from "@kassa/core"
-import * as Invoice from "@kassa/core/invoice/Invoice"
-import * as Payment from "@kassa/core/payment/Payment"
-import * as PaymentTool from "@kassa/core/payment/PaymentTool"
+import { InvoiceService, PaymentService, RefundService } from "@kassa/core"
 import { Dialects, Fixtures, TestKassa } from "@kassa/testing"
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 
 const DAY = 86_400_000
-
-const invoiceOf = (shopID: string, amount: number, dueInMs = DAY) =>
-  Effect.gen(function*() {
-    const now = yield* Clock.currentTimeMillis
-    const params = Schema.decodeUnknownSync(Invoice.InvoiceParams)({
-      shopID, dueDate: new Date(now + dueInMs).toISOString(), amount, currency: "RUB", product: "Tea", metadata: {}
-    })
-    return params
-  })
-
-const pay = (partyID: string, invoiceID: string, cardNumber: string, flow: unknown = { type: "PaymentFlowInstant" }) =>
-  Effect.gen(function*() {
-    const resource = yield* (yield* PaymentResources.PaymentResources).create(partyID, Schema.decodeUnknownSync(PaymentTool.PaymentResourceParams)({
-      paymentTool: { paymentToolType: "CardData", cardNumber, expDate: "12/40", cvv: "123" },
-      clientInfo: { fingerprint: "test" }
-    }))
-    return yield* (yield* PaymentService.PaymentService).create(partyID, invoiceID, Schema.decodeUnknownSync(Payment.PaymentParams)({
-      flow, payer: Fixtures.resourcePayer(resource)
-    }))
-  })
+const VISA = "4242424242424242"
 
 for (const backend of Dialects.backends()) {
   describe(`TestKassa [${backend}]`, () => {
@@ -41,8 +17,8 @@ for (const backend of Dialects.backends()) {
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()
         const invoices = yield* InvoiceService.InvoiceService
-        const { invoice } = yield* invoices.create(m.partyID, yield* invoiceOf(m.shopID, 10_000))
-        const started = yield* pay(m.partyID, invoice.id, "4242424242424242")
+        const invoice = yield* Fixtures.invoice(m, 10_000)
+        const started = yield* Fixtures.pay(m, invoice.id, { cardNumber: VISA })
         yield* TestKassa.settle
         const payment = yield* (yield* PaymentService.PaymentService).get(m.partyID, invoice.id, started.id)
         assert.strictEqual(payment.status, "captured")
@@ -57,7 +33,7 @@ for (const backend of Dialects.backends()) {
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()
         const invoices = yield* InvoiceService.InvoiceService
-        const { invoice } = yield* invoices.create(m.partyID, yield* invoiceOf(m.shopID, 5_000, DAY))
+        const invoice = yield* Fixtures.invoice(m, 5_000, { dueInMs: DAY })
         yield* TestKassa.advance("23 hours")
         assert.strictEqual((yield* invoices.get(m.partyID, invoice.id)).status, "unpaid")
         yield* TestKassa.advance("2 hours")
@@ -67,9 +43,11 @@ for (const backend of Dialects.backends()) {
     it.effect("a hold expires into a capture when the clock passes it", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()
-        const invoices = yield* InvoiceService.InvoiceService
-        const { invoice } = yield* invoices.create(m.partyID, yield* invoiceOf(m.shopID, 7_000, 30 * DAY))
-        const started = yield* pay(m.partyID, invoice.id, "5555555555554444", { type: "PaymentFlowHold", onHoldExpiration: "capture" })
+        const invoice = yield* Fixtures.invoice(m, 7_000, { dueInMs: 30 * DAY })
+        const started = yield* Fixtures.pay(m, invoice.id, {
+          cardNumber: "5555555555554444",
+          params: { flow: { type: "PaymentFlowHold", onHoldExpiration: "capture" } }
+        })
         yield* TestKassa.settle
         const payments = yield* PaymentService.PaymentService
         assert.strictEqual((yield* payments.get(m.partyID, invoice.id, started.id)).status, "processed")

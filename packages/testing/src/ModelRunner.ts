@@ -190,11 +190,11 @@ class Cancel implements Command {
       return { at: yield* now, result }
     }))
     if (p.status === "processed") {
-      expect(Either.isRight(result), () => `cancelling ${p.id} (processed) failed: ${errorCode(Either.getLeft(result).pipe(Option.getOrUndefined))}`)
+      expect(Either.isRight(result), () => `cancelling ${p.invoice.id}/${p.id} (processed) failed: ${errorCode(Either.getLeft(result).pipe(Option.getOrUndefined))}`)
       p.status = "cancelled"
       if (p.invoice.dueAt <= at) p.invoice.status = "cancelled"
     } else {
-      expect(Either.isLeft(result), () => `cancelling ${p.id} in status ${p.status} was accepted`)
+      expect(Either.isLeft(result), () => `cancelling ${p.invoice.id}/${p.id} in status ${p.status} was accepted`)
     }
   }
   toString = () => `Cancel(payment ${this.payment})`
@@ -220,13 +220,13 @@ class Refund implements Command {
     if (expected._tag === "Refused") {
       expect(
         Either.isLeft(result) && result.left === expected.code,
-        () => `refund of ${amount} on ${p.id} (${p.status}, refundable ${left}): expected ${expected.code}, got ${Either.isLeft(result) ? result.left : "accepted"}`
+        () => `refund of ${amount} on ${p.invoice.id}/${p.id} (${p.status}, refundable ${left}): expected ${expected.code}, got ${Either.isLeft(result) ? result.left : "accepted"}`
       )
       return
     }
-    expect(Either.isRight(result), () => `refund of ${amount} on ${p.id} (refundable ${left}) refused: ${Either.isLeft(result) ? result.left : ""}`)
+    expect(Either.isRight(result), () => `refund of ${amount} on ${p.invoice.id}/${p.id} (refundable ${left}) refused: ${Either.isLeft(result) ? result.left : ""}`)
     if (Either.isRight(result)) {
-      expect(result.right.status === expected.status, () => `refund of ${amount} on ${p.id}: expected ${expected.status}, got ${result.right.status}`)
+      expect(result.right.status === expected.status, () => `refund of ${amount} on ${p.invoice.id}/${p.id}: expected ${expected.status}, got ${result.right.status}`)
       PaymentModel.refund(m, p, { id: result.right.id, amount, status: expected.status })
     }
   }
@@ -389,11 +389,11 @@ export const verify = (m: PaymentModel.Model, r: Real): Promise<void> =>
       statusCheck(r, `payment ${p.invoice.id}/${p.id}`, "payment", real.status, p.status)
       const realRefunds = yield* refunds.list(partyID, p.invoice.id, p.id)
       const refunded = realRefunds.filter((x) => x.status === "succeeded").reduce((a, x) => a + x.amount, 0)
-      expect(refunded <= p.captured, () => `payment ${p.id} refunded ${refunded} of ${p.captured} captured`)
-      expect(PaymentModel.refundable(p) >= 0, () => `payment ${p.id}: the model refunded more than captured`)
+      expect(refunded <= p.captured, () => `payment ${p.invoice.id}/${p.id} refunded ${refunded} of ${p.captured} captured`)
+      expect(PaymentModel.refundable(p) >= 0, () => `payment ${p.invoice.id}/${p.id}: the model refunded more than captured`)
       for (const refund of p.refunds) {
         const found = realRefunds.find((x) => x.id === refund.id)
-        statusCheck(r, `refund ${p.id}/${refund.id}`, "refund", found?.status ?? "missing", refund.status)
+        statusCheck(r, `refund ${p.invoice.id}/${p.id}/${refund.id}`, "refund", found?.status ?? "missing", refund.status)
       }
     }
     const ledger = yield* Ledger

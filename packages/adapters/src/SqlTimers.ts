@@ -27,7 +27,14 @@ const dueTimers = reader(
   (r) => r
 )
 
-/** Runs the timers that are due now; answers how many fired. @since 0.1.0 @category tags */
+/**
+ * Runs the timers that are due now (by Effect's clock); answers how many fired. Passes take turns
+ * with the scheduler fiber's, so once `runDue` answers, every timer due now has fired (by this
+ * pass or the one before it), its handler committed: a test under `TestClock` moves the clock
+ * and runs what came due without waiting for the next poll.
+ *
+ * @since 0.1.0 @category tags
+ */
 export class Scheduler extends Context.Tag("kassa/Scheduler")<Scheduler, {
   readonly runDue: Effect.Effect<number>
 }>() {}
@@ -94,7 +101,8 @@ export const layer = (options: SchedulerOptions = { pollInterval: "250 millis", 
           )
         )
 
-      const runDue = Effect.gen(function*() {
+      const pass = yield* Effect.makeSemaphore(1)
+      const runDue = pass.withPermits(1)(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const kinds = [...handlers.keys()]
         if (kinds.length === 0) return 0
@@ -104,7 +112,7 @@ export const layer = (options: SchedulerOptions = { pollInterval: "250 millis", 
         let fired = 0
         for (const row of due) if (yield* fireOne(row, now)) fired++
         return fired
-      })
+      }))
 
       // The pauses between passes run on the real clock, while each pass reads the time from
       // Effect's clock: under a TestClock that jumps days ahead the scheduler does not wake up

@@ -24,9 +24,21 @@ import { heldWrites } from "./sql/driver/writes.js"
  */
 export const shutdownGrace = "5 seconds"
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.scoped(
-  Transactions,
+/**
+ * The background work in flight (`Transactions.background`), for tests that wait for it to end
+ * (a `TestClock` cannot see it).
+ *
+ * @since 0.1.0 @category tags
+ */
+export class SqlBackground extends Context.Tag("kassa/SqlBackground")<SqlBackground, {
+  /** Until no background work is running (work that waits on the clock waits with it). */
+  readonly awaitIdle: Effect.Effect<void>
+  /** How many pieces of background work are running. */
+  readonly running: Effect.Effect<number>
+}>() {}
+
+/** `Transactions` and `SqlBackground`. @since 0.1.0 @category layers */
+export const layer = Layer.scopedContext(
   Effect.gen(function*() {
     const driver = yield* SqlDriver
     const inFlight = yield* FiberSet.make<void, never>()
@@ -35,7 +47,7 @@ export const layer = Layer.scoped(
     const beforeCommit = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.zipLeft(effect, RequestDeadline.beforeCommit)
     // A request's replay key is claimed by its first transaction that writes (`SqlRequestReplays`).
     const claimed = claiming(yield* SqlClient.SqlClient)
-    return {
+    const transactions: Transactions["Type"] = {
       background: <A, E>(effect: Effect.Effect<A, E>) =>
         effect.pipe(
           Effect.catchAllCause((cause) => Effect.logError("background work failed", cause)),
@@ -50,5 +62,8 @@ export const layer = Layer.scoped(
         ),
       withTransaction: claimed(<A, E, R>(effect: Effect.Effect<A, E, R>) => driver.transaction(beforeCommit(effect)))
     }
+    return Context.make(Transactions, transactions).pipe(
+      Context.add(SqlBackground, { awaitIdle: FiberSet.awaitEmpty(inFlight), running: FiberSet.size(inFlight) })
+    )
   })
 )

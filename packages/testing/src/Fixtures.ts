@@ -4,7 +4,15 @@
  * @since 0.1.0
  */
 import { ApiKeyService, Onboarding } from "@kassa/core"
+import * as Invoice from "@kassa/core/invoice/Invoice"
+import { InvoiceService } from "@kassa/core/invoice/InvoiceService"
+import * as Payment from "@kassa/core/payment/Payment"
+import { PaymentService } from "@kassa/core/payment/PaymentService"
+import * as PaymentTool from "@kassa/core/payment/PaymentTool"
+import { PaymentResources } from "@kassa/core/tokenization/PaymentResources"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 
 let counter = 0
 
@@ -57,3 +65,57 @@ export const resourcePayer = (resource: { readonly paymentToolToken: string; rea
   paymentSession: resource.paymentSession,
   contactInfo: { email: "payer@kassa.test" }
 })
+
+const decodeInvoice = Schema.decodeUnknownSync(Invoice.InvoiceParams)
+const decodePayment = Schema.decodeUnknownSync(Payment.PaymentParams)
+const decodeResource = Schema.decodeUnknownSync(PaymentTool.PaymentResourceParams)
+
+/**
+ * An invoice of `amount` RUB on the merchant's first shop, due a day from now (by Effect's clock)
+ * unless `dueInMs` says otherwise.
+ *
+ * @since 0.1.0
+ */
+export const invoice = (m: Merchant, amount: number, options: { readonly dueInMs?: number; readonly shopID?: string } = {}) =>
+  Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    const { invoice } = yield* (yield* InvoiceService).create(m.partyID, decodeInvoice({
+      shopID: options.shopID ?? m.shopID,
+      dueDate: new Date(now + (options.dueInMs ?? 86_400_000)).toISOString(),
+      amount,
+      currency: "RUB",
+      product: "Goods",
+      metadata: {}
+    }))
+    return invoice
+  })
+
+/** A payment resource of the party for a card (a test card's number, say). @since 0.1.0 */
+export const cardResource = (partyID: string, cardNumber: string) =>
+  Effect.flatMap(PaymentResources, (resources) =>
+    resources.create(partyID, decodeResource({
+      paymentTool: { paymentToolType: "CardData", cardNumber, expDate: "12/40", cvv: "123" },
+      clientInfo: { fingerprint: "kassa-testing" }
+    })))
+
+/**
+ * Starts a payment of the invoice; `params` in the wire's shape (createPayment's body), an instant
+ * payment by a fresh resource of `cardNumber` unless they name a flow or a payer. The payment
+ * runs in the background: `TestKassa.settle` to see where it ends.
+ *
+ * @since 0.1.0
+ */
+export const pay = (
+  m: Merchant,
+  invoiceID: string,
+  options: { readonly cardNumber?: string; readonly params?: Partial<typeof Payment.PaymentParams.Encoded> } = {}
+) =>
+  Effect.gen(function*() {
+    const payer = options.params?.payer ??
+      resourcePayer(yield* cardResource(m.partyID, options.cardNumber ?? "4242424242424242"))
+    return yield* (yield* PaymentService).create(
+      m.partyID,
+      invoiceID,
+      decodePayment({ flow: { type: "PaymentFlowInstant" }, ...options.params, payer })
+    )
+  })

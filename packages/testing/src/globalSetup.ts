@@ -6,9 +6,10 @@
  */
 import pg from "pg"
 import type { TestProject } from "vitest/node"
+import { defaultUrl } from "./internal/defaultUrl.js"
 
 /** @since 0.1.0 */
-export const defaultUrl = "postgres://postgres@127.0.0.1:5432/postgres"
+export { defaultUrl }
 
 /** @since 0.1.0 */
 export default async function setup(project: TestProject) {

@@ -15,6 +15,10 @@ export * as Fixtures from "./Fixtures.js"
 /** @since 0.1.0 */
 export * as LedgerChecks from "./LedgerChecks.js"
 /** @since 0.1.0 */
+export * as ModelRunner from "./ModelRunner.js"
+/** @since 0.1.0 */
+export * as PaymentModel from "./PaymentModel.js"
+/** @since 0.1.0 */
 export * as SpawnedServer from "./SpawnedServer.js"
 /** @since 0.1.0 */
 export * as TestDatabase from "./TestDatabase.js"

@@ -151,6 +151,14 @@ describe("the packed packages", () => {
     }
   })
 
+  it("examples/property-tests, installed from the tarballs, type-checks and passes its vitest (no globalSetup) on memory, SQLite and PostgreSQL", async () => {
+    const dir = await installed(path.join(root, "examples/property-tests"), "property-tests")
+    await run("npx", ["tsc", "-p", "."], dir)
+    const postgres = Dialects.postgresUrl()
+    const out = await run("npx", ["vitest", "run"], dir, { KASSA_TEST_DATABASE_URL: postgres ?? "", NO_COLOR: "1" })
+    assert.match(out, new RegExp(`Tests\\s+${3 * (postgres === null ? 2 : 3)} passed`), out)
+  }, minutes(20))
+
   describe("examples/serve, built from the tarballs", () => {
     let dir = ""
     beforeAll(async () => {

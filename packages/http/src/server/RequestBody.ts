@@ -124,7 +124,7 @@ const getters: PropertyDescriptorMap = {
 /**
  * The getters above over a kind of request (its class's prototype), made once per kind: defining
  * them on every request (`Object.create(request, getters)`) left each request a slow
- * dictionary-mode object, costing tens of microseconds to make and more at every use after.
+ * dictionary-mode object, over ten microseconds to make.
  */
 const prototypes = new WeakMap<object, object>()
 

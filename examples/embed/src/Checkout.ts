@@ -15,12 +15,20 @@ import * as LimitAcquirer from "./LimitAcquirer.js"
 const PARTY = "tea-shop"
 const SHOP = "tea-shop-online"
 
-export const open = async (options: { databaseUrl?: string | undefined; dataDir: string; record: (call: string) => void }) => {
+export interface Options {
+  readonly databaseUrl?: string | undefined
+  readonly dataDir: string
+  /** Whether webhooks may go to loopback and private networks: development only, as Kassa's `KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS`. */
+  readonly allowPrivateNetworks: boolean
+  readonly record: (call: string) => void
+}
+
+export const open = async (options: Options) => {
   const kassa = ManagedRuntime.make(InProcess.layer(Kassa.layer({
     database: Either.getOrThrow(Database.fromUrl(options.databaseUrl, options.dataDir)),
     dataDir: options.dataDir,
     acquirer: LimitAcquirer.layer(50_000, options.record),
-    webhooks: { allowPrivateNetworks: true } // our /webhooks is on loopback: for development only
+    webhooks: { allowPrivateNetworks: options.allowPrivateNetworks }
   })))
   const run = <A, E>(effect: Effect.Effect<A, E>) => kassa.runPromise(Effect.either(effect))
   const { asOperator, asParty } = await kassa.runPromise(InProcess.InProcess)

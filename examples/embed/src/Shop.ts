@@ -17,6 +17,8 @@ export interface Options {
   readonly port: number
   readonly databaseUrl?: string | undefined
   readonly dataDir: string
+  /** Lets Kassa's webhooks reach this service on loopback (development only). */
+  readonly allowPrivateNetworks: boolean
   /** Hears of every call the acquirer gets. */
   readonly record?: (call: string) => void
 }
@@ -67,13 +69,16 @@ export const start = async (options: Options) => {
   })
   await new Promise<void>((listening) => server.listen(options.port, "127.0.0.1", listening))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const webhook = await checkout.subscribe(`${url}/webhooks`)
-  if (Either.isLeft(webhook)) throw new Error(`the webhook: ${webhook.left.message}`)
-  publicKey = webhook.right.publicKey
-
   const close = async () => {
     await checkout.close()
     await new Promise((closed) => server.close(closed))
   }
+  const webhook = await checkout.subscribe(`${url}/webhooks`)
+  if (Either.isLeft(webhook)) {
+    // On loopback without the allowance createWebhook refuses the URL: stop rather than run deaf.
+    await close()
+    throw new Error(`the webhook to ${url}/webhooks: ${webhook.left.message}`)
+  }
+  publicKey = webhook.right.publicKey
   return { url, close }
 }

@@ -26,7 +26,8 @@ export type Json<A> = A extends Date ? string
   : A extends object ? { readonly [K in keyof A]: Json<A[K]> }
   : A
 
-type JsonEndpoint<E> = E extends HttpApiEndpoint.HttpApiEndpoint<
+/** An endpoint with its request body as `Json`. @since 0.1.0 @category models */
+export type JsonEndpoint<E> = E extends HttpApiEndpoint.HttpApiEndpoint<
   infer Name,
   infer Method,
   infer Path,
@@ -51,11 +52,13 @@ type JsonEndpoint<E> = E extends HttpApiEndpoint.HttpApiEndpoint<
   >
   : never
 
-type JsonGroup<G> = G extends HttpApiGroup.HttpApiGroup<infer Id, infer Endpoints, infer Error, infer R, infer TopLevel>
+/** A group with its endpoints' request bodies as `Json`. @since 0.1.0 @category models */
+export type JsonGroup<G> = G extends HttpApiGroup.HttpApiGroup<infer Id, infer Endpoints, infer Error, infer R, infer TopLevel>
   ? HttpApiGroup.HttpApiGroup<Id, JsonEndpoint<Endpoints>, Error, R, TopLevel>
   : never
 
-type JsonOf<A> = A extends HttpApi.HttpApi<infer Id, infer Groups, infer E, infer R> ? HttpApi.HttpApi<Id, JsonGroup<Groups>, E, R>
+/** An API with its endpoints' request bodies as `Json`. @since 0.1.0 @category models */
+export type JsonOf<A> = A extends HttpApi.HttpApi<infer Id, infer Groups, infer E, infer R> ? HttpApi.HttpApi<Id, JsonGroup<Groups>, E, R>
   : never
 
 const jsonBody = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps) =>

@@ -25,6 +25,20 @@ for (const dialect of Dialects.dialects()) {
         assert.strictEqual(missing._tag, "NotFound")
       }))
 
+    it.effect("the contract's terms are its payment institution's: the demo terms' currencies and categories, the fields the specification lists", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const headers = { authorization: `Bearer ${m.apiKey}`, "x-request-id": "terms" }
+        const contract = yield* TestServer.raw("GET", `/v2/processing/contracts/${m.contractID}`, { headers })
+        assert.strictEqual(contract.status, 200)
+        // the specification's Contract has no terms (nor fees): only the institution it names
+        assert.includeMembers(["id", "createdAt", "status", "validSince", "validUntil", "terminatedAt", "contractor", "legalAgreement", "paymentInstitutionID", "reportingPreferences"], Object.keys(contract.json))
+        assert.strictEqual(contract.json.paymentInstitutionID, 1)
+        const terms = yield* TestServer.raw("GET", `/v2/processing/payment-institutions/${contract.json.paymentInstitutionID}/terms/payments`, { headers })
+        // PaymentTerms lists currencies and categories only: the demo fees (3.5 % per payment, 100 per refund) have no field
+        assert.deepStrictEqual(terms.json, { currencies: ["RUB", "USD", "EUR", "KZT", "BYN"], categories: [1, 2, 3, 4, 5] })
+      }))
+
     it.effect("another party's contracts are not found", () =>
       Effect.gen(function*() {
         const a = yield* Fixtures.merchant()

@@ -138,14 +138,18 @@ describe("the packed packages", () => {
     }, minutes(15))
 
     for (const dialect of Dialects.dialects()) {
-      it.scopedLive(`runs on ${dialect}: an order under its acquirer's limit is paid, one over it declined`, () =>
+      it.scopedLive(`serves a shop on ${dialect}: an order paid, refunds, a declined order, its own signed webhooks`, () =>
         Effect.gen(function*() {
           const env = yield* databaseEnv(dialect)
-          const lines = (yield* Effect.promise(() => run("npm", ["start", "--silent"], dir, env))).trim().split("\n").map((l) => JSON.parse(l))
+          const lines = (yield* Effect.promise(() => run("npm", ["run", "drive", "--silent"], dir, env))).trim().split("\n").map((l) => JSON.parse(l))
           assert.deepStrictEqual(lines, [
-            { amount: 10_000, payment: "captured", invoice: "paid" },
-            { amount: 90_000, payment: "failed", error: "authorization_failed > account_limit_exceeded > amount", invoice: "unpaid" },
-            { acquirer: ["authorize 10000 RUB", "capture 10000 RUB", "authorize 90000 RUB"] }
+            { order: 10_000, status: 201, events: ["InvoiceCreated", "PaymentStarted", "PaymentProcessed", "PaymentCaptured", "InvoicePaid"] },
+            // the demo terms: 3.5 % of the payment and 100 per refund leave too little to refund it all
+            { refund: 10_000, status: 400, code: "insufficentAccountBalance" },
+            { refund: 5_000, status: 201, events: ["RefundCreated", "RefundSucceeded"] },
+            { order: 90_000, status: 201, events: ["InvoiceCreated", "PaymentStarted", "PaymentFailed"] },
+            { forgedNotification: 400 },
+            { acquirer: ["authorize 10000 RUB", "capture 10000 RUB", "refund 5000 RUB", "authorize 90000 RUB"] }
           ])
         }), minutes(2))
     }

@@ -13,8 +13,8 @@ import { EventLog } from "../ports/EventLog.js"
 import { Outbox, type OutboxEntry } from "../ports/Outbox.js"
 import { asJson, key, MemoryStore } from "./MemoryStore.js"
 
-/** An aggregate's events, oldest first. */
-type History = ReadonlyArray<StoredEvent>
+/** An aggregate's events, oldest first. @since 0.1.0 @category models */
+export type History = ReadonlyArray<StoredEvent>
 
 /** The events of an aggregate, as `InvoiceHistories` reads them too. @since 0.1.0 */
 export const eventsTable = (store: MemoryStore["Type"]) => store.table<History>("events")

@@ -69,7 +69,8 @@ const compact = <A extends object>(conditions: A): A | undefined => {
   return entries.length === 0 ? undefined : (Object.fromEntries(entries) as A)
 }
 
-type PaymentFilterParams = Omit<PaymentSearchParams, "fromTime" | "toTime" | "limit" | "offset" | "continuationToken">
+/** A payment search's filters: its parameters without the window and paging. @since 0.1.0 @category models */
+export type PaymentFilterParams = Omit<PaymentSearchParams, "fromTime" | "toTime" | "limit" | "offset" | "continuationToken">
 
 const flows = { instant: "PaymentFlowInstant", hold: "PaymentFlowHold" } as const
 const methods = { bankCard: "PaymentToolDetailsBankCard", paymentTerminal: "PaymentToolDetailsPaymentTerminal" } as const

@@ -10,21 +10,24 @@ import type * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpMethod from "@effect/platform/HttpMethod"
+import type * as Brand from "effect/Brand"
 import * as Schema from "effect/Schema"
 import { KassaApi } from "./KassaApi.js"
 
 /**
- * A decoded type as JSON carries it: a date is its ISO 8601 string, and objects and arrays hold
- * their members as JSON.
+ * A decoded type as JSON carries it: a date is its ISO 8601 string, a branded id or amount its
+ * plain string or number, and objects and arrays hold their members as JSON.
  *
  * @since 0.1.0 @category models
  */
 export type Json<A> = A extends Date ? string
+  : A extends { readonly [Brand.BrandTypeId]: unknown } ? A extends string ? string : A extends number ? number : A
   : A extends ReadonlyArray<infer I> ? ReadonlyArray<Json<I>>
   : A extends object ? { readonly [K in keyof A]: Json<A[K]> }
   : A
 
-type JsonEndpoint<E> = E extends HttpApiEndpoint.HttpApiEndpoint<
+/** An endpoint with its request body as `Json`. @since 0.1.0 @category models */
+export type JsonEndpoint<E> = E extends HttpApiEndpoint.HttpApiEndpoint<
   infer Name,
   infer Method,
   infer Path,
@@ -49,11 +52,13 @@ type JsonEndpoint<E> = E extends HttpApiEndpoint.HttpApiEndpoint<
   >
   : never
 
-type JsonGroup<G> = G extends HttpApiGroup.HttpApiGroup<infer Id, infer Endpoints, infer Error, infer R, infer TopLevel>
+/** A group with its endpoints' request bodies as `Json`. @since 0.1.0 @category models */
+export type JsonGroup<G> = G extends HttpApiGroup.HttpApiGroup<infer Id, infer Endpoints, infer Error, infer R, infer TopLevel>
   ? HttpApiGroup.HttpApiGroup<Id, JsonEndpoint<Endpoints>, Error, R, TopLevel>
   : never
 
-type JsonOf<A> = A extends HttpApi.HttpApi<infer Id, infer Groups, infer E, infer R> ? HttpApi.HttpApi<Id, JsonGroup<Groups>, E, R>
+/** An API with its endpoints' request bodies as `Json`. @since 0.1.0 @category models */
+export type JsonOf<A> = A extends HttpApi.HttpApi<infer Id, infer Groups, infer E, infer R> ? HttpApi.HttpApi<Id, JsonGroup<Groups>, E, R>
   : never
 
 const jsonBody = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps) =>

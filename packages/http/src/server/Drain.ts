@@ -23,8 +23,8 @@ export interface DrainState {
 /** @since 0.1.0 @category tags */
 export class Draining extends Context.Tag("kassa/http/Draining")<Draining, DrainState>() {}
 
-/** The server's own side: drains it. */
-class Drainer extends Context.Tag("kassa/http/Drainer")<Drainer, { readonly drain: (grace: Duration.Duration) => Effect.Effect<void> }>() {}
+/** The server's own side: drains it. @since 0.1.0 @category tags */
+export class Drainer extends Context.Tag("kassa/http/Drainer")<Drainer, { readonly drain: (grace: Duration.Duration) => Effect.Effect<void> }>() {}
 
 /** How long a client waits before retrying a request refused while draining, in seconds. @since 0.1.0 */
 export const retryAfterSeconds = 1

@@ -42,7 +42,8 @@ const lost = HttpServerResponse.unsafeJson({
   message: "A request with this X-Request-ID was carried out, but its answer was lost; read what it made to learn its outcome"
 }, { status: 500, contentType: JSON_TYPE })
 
-type Handled<E, R> = Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+/** A handled request: the response it answers. @since 0.1.0 @category models */
+export type Handled<E, R> = Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 
 /**
  * A request's exchange with replay: replay sets `answered` when the request's answer is to be

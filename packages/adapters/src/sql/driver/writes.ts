@@ -62,8 +62,8 @@ export const changing = (table: string, statement: Statement.Statement<unknown>)
   build: () => ({ ctes: [], main: statement })
 })
 
-/** Writes held back (PostgreSQL's), and the tables they write. */
-interface Held {
+/** Writes held back (PostgreSQL's), and the tables they write. @since 0.1.0 @category models */
+export interface Held {
   readonly sql: SqlClient.SqlClient
   readonly writes: Array<Write>
   readonly tables: Set<string>

@@ -14,6 +14,8 @@
 import {
   ApiKeyService,
   Authenticator,
+  BankCards,
+  WalletReference,
   ChargebackService,
   ContractService,
   CustomerService,
@@ -41,6 +43,7 @@ import { SearchTokens } from "@kassa/core/ports/SearchTokens"
 import { SearchService } from "@kassa/core/search/SearchService"
 import * as Layer from "effect/Layer"
 import * as Database from "./Database.js"
+import * as IsoCurrencies from "./IsoCurrencies.js"
 import * as Reference from "./internal/reference/index.js"
 import * as Migrations from "./Migrations.js"
 import * as RandomIds from "./RandomIds.js"
@@ -82,6 +85,8 @@ export const services = Layer.mergeAll(
   InvoiceTemplateService.InvoiceTemplateService.Default,
   PaymentService.PaymentService.Default,
   PaymentResources.PaymentResources.Default,
+  BankCards.BankCards.Default,
+  WalletReference.WalletReference.Default,
   RefundService.RefundService.Default,
   ChargebackService.ChargebackService.Default,
   CustomerService.CustomerService.Default,
@@ -110,6 +115,7 @@ export const ports = <AE = never, AR = never>(
     SqlCardVault.layer({ dataDir: options.dataDir, masterKey: options.vaultKey }),
     options.acquirer ?? (TestAcquirer.layer as Layer.Layer<Acquirer, AE, AR>),
     SqlSearch.layerFromDataDir(options.dataDir),
+    IsoCurrencies.layer,
     RandomIds.layer,
     Settings.layer(options.settings),
     WebhookDispatcher.keysLayer({ dataDir: options.dataDir, masterKey: options.vaultKey }),
@@ -146,7 +152,7 @@ export interface MemoryOptions<AE = never, AR = never> {
 /**
  * Every port in memory (core's memory adapters with the shipped reference data), beside the
  * ones that are no storage: the acquirer, the search tokens' key and the webhooks' key pairs
- * (both made at start), and the URL guard.
+ * (both made at start), the URL guard and the ISO 4217 catalog.
  *
  * @since 0.1.0 @category layers
  */
@@ -157,6 +163,7 @@ export const memoryPorts = <AE = never, AR = never>(
     MemoryPorts.layerMemory({ reference: Reference, timers: options.timers }),
     options.acquirer ?? (TestAcquirer.layer as Layer.Layer<Acquirer, AE, AR>),
     Layer.sync(SearchTokens, () => SqlSearch.tokens(RandomIds.bytes(32))),
+    IsoCurrencies.layer,
     Settings.layer(options.settings),
     WebhookDispatcher.keysLayerWithKey(RandomIds.bytes(32)),
     WebhookDispatcher.urlGuardLayer(options.webhooks)

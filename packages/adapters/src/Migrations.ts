@@ -31,6 +31,7 @@ import requestReplays from "./internal/migrations/0019_request_replays.js"
 import outboxDispatchedAtDropped from "./internal/migrations/0020_outbox_dispatched_at_dropped.js"
 import wallets from "./internal/migrations/0021_wallets.js"
 import walletGrants from "./internal/migrations/0022_wallet_grants.js"
+import bankCardTokens from "./internal/migrations/0023_bank_card_tokens.js"
 import { IntColumn, reader } from "./internal/rows.js"
 
 const all = {
@@ -55,7 +56,8 @@ const all = {
   "0019_request_replays": requestReplays,
   "0020_outbox_dispatched_at_dropped": outboxDispatchedAtDropped,
   "0021_wallets": wallets,
-  "0022_wallet_grants": walletGrants
+  "0022_wallet_grants": walletGrants,
+  "0023_bank_card_tokens": bankCardTokens
 }
 
 const migrations = Migrator.fromRecord(all)

@@ -6,6 +6,7 @@
  */
 import * as Layer from "effect/Layer"
 import * as SqlApiKeys from "./SqlApiKeys.js"
+import * as SqlBankCardTokens from "./SqlBankCardTokens.js"
 import * as SqlContracts from "./SqlContracts.js"
 import * as SqlCustomers from "./SqlCustomers.js"
 import * as SqlDeposits from "./SqlDeposits.js"
@@ -38,6 +39,7 @@ export const layer = (options?: SqlTimers.SchedulerOptions) =>
     SqlInvoices.layer,
     SqlInvoiceTemplates.layer,
     SqlPayments.layer,
+    SqlBankCardTokens.layer,
     SqlRefunds.layer,
     SqlCustomers.layer,
     SqlLedger.layer,

@@ -233,3 +233,12 @@ export const invalidRequest = (message: string) => BusinessError.of("invalidRequ
 export const invalidPartyStatus = (message = "Party is blocked or suspended") => BusinessError.of("invalidPartyStatus", message)
 /** @since 0.1.0 */
 export const invalidShopStatus = (message = "Shop is blocked or suspended") => BusinessError.of("invalidShopStatus", message)
+
+/**
+ * Card data the card-token interface cannot keep: answered as 422 `InvalidBankCard {message}`.
+ *
+ * @since 0.1.0 @category errors
+ */
+export class InvalidBankCard extends Schema.TaggedError<InvalidBankCard>()("InvalidBankCard", {
+  message: Schema.Literal("Card data is invalid", "Unsupported card")
+}) {}

@@ -86,6 +86,12 @@ export * as PaymentTool from "./payment/PaymentTool.js"
 /** @since 0.1.0 */
 export * as PaymentResources from "./tokenization/PaymentResources.js"
 /** @since 0.1.0 */
+export * as BankCardRules from "./payres/BankCardRules.js"
+/** @since 0.1.0 */
+export * as BankCards from "./payres/BankCards.js"
+/** @since 0.1.0 */
+export * as WalletReference from "./reference/WalletReference.js"
+/** @since 0.1.0 */
 export * as SearchParams from "./search/SearchParams.js"
 /** @since 0.1.0 */
 export * as SearchQuery from "./search/SearchQuery.js"

@@ -33,6 +33,14 @@ describe("the wallet interfaces' error table", () => {
         contentType: "application/json; charset=utf-8"
       }
     )
+    assert.deepStrictEqual(wire(answer(new Errors.Conflict({ id: "c-1", message: "A challenge is pending" }))), {
+      status: 409,
+      json: { id: "c-1", message: "A challenge is pending" },
+      contentType: "application/json; charset=utf-8"
+    })
+    assert.deepStrictEqual(wire(answer(new Errors.InvalidBankCard({ message: "Unsupported card" }))).json, {
+      message: "Unsupported card"
+    })
     assert.deepStrictEqual(wire(answer(new Errors.LimitExceeded({ message: "Too many webhooks" }))).status, 422)
     assert.deepStrictEqual(wire(answer(Errors.BusinessError.of("invalidPartyStatus", "Party inaccessible"))), {
       status: 422,

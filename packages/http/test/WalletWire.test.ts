@@ -141,7 +141,11 @@ const served = new Set<string>([
   "listDepositReverts",
   "listDepositAdjustments",
   "createW2WTransfer",
-  "getW2WTransfer"
+  "getW2WTransfer",
+  "storeBankCard",
+  "getBankCard",
+  "getCurrency",
+  "getResidence"
 ])
 
 for (const dialect of Dialects.dialects()) {

@@ -8,6 +8,7 @@
  */
 import * as Layer from "effect/Layer"
 import * as MemoryApiKeys from "./MemoryApiKeys.js"
+import * as MemoryBankCardTokens from "./MemoryBankCardTokens.js"
 import * as MemoryCardVault from "./MemoryCardVault.js"
 import * as MemoryContracts from "./MemoryContracts.js"
 import * as MemoryCustomers from "./MemoryCustomers.js"
@@ -64,6 +65,7 @@ export const storage = (options: Options) =>
     MemoryDeliveryQueue.layerMemory,
     MemoryInvoiceHistories.layerMemory,
     MemoryCardVault.layerMemory,
+    MemoryBankCardTokens.layerMemory,
     MemorySearch.layerMemory,
     MemoryTimers.layerMemory(options.timers)
   ).pipe(

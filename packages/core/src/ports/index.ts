@@ -17,7 +17,11 @@ export * from "./Transactions.js"
 export * from "./InvoiceRepository.js"
 export * from "./InvoiceTemplateRepository.js"
 export * from "./Acquirer.js"
+export * from "./BankCardTokenRepository.js"
+/** @since 0.1.0 */
 export * from "./CardVault.js"
+/** @since 0.1.0 */
+export * from "./CurrencyCatalog.js"
 export * from "./Ledger.js"
 export * from "./PaymentResourceRepository.js"
 export * from "./PaymentRepository.js"

@@ -9,7 +9,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Time } from "@kassa/core"
 import * as Schema from "effect/Schema"
-import { InvalidOperationParameters, NotFound } from "./Errors.js"
+import { InvalidBankCard, NotFound } from "./Errors.js"
 import { WalletAuthentication } from "./Security.js"
 
 /** `storeBankCard`'s body: only `cardNumber` is required. @since 0.1.0 @category schemas */
@@ -54,7 +54,7 @@ export class BankCardsGroup extends HttpApiGroup.make("WithdrawalResources")
     HttpApiEndpoint.post("storeBankCard", "/bank-cards")
       .setPayload(BankCardParams)
       .addSuccess(StoreBankCardResponse, { status: 201 })
-      .addError(InvalidOperationParameters)
+      .addError(InvalidBankCard)
   )
   .add(
     HttpApiEndpoint.get("getBankCard", "/bank-cards/:token")

@@ -7,8 +7,9 @@
  *   `WrongLength`, `NoMatch`, `NotInRange`, `WrongSize`, `WrongType`); the value sent is never
  *   repeated (card data);
  * - core's errors through one table: `InvalidParameter` 400, `Unauthorized` 401 and `NotFound`
- *   404 without a body, `ExternalIdConflict` 409 `{externalID, id, message}`, `InvalidOperation`
- *   (and any other business refusal) 422 `{message}`.
+ *   404 without a body, `ExternalIdConflict` 409 `{externalID, id, message}`, `Conflict` 409
+ *   `{id, message}`, `InvalidOperation`, `InvalidBankCard` (and any other business refusal) 422
+ *   `{message}`.
  *
  * @since 0.1.0
  */
@@ -58,11 +59,14 @@ export const answer = (error: unknown): HttpServerResponse.HttpServerResponse | 
       return HttpServerResponse.empty({ status: 404 })
     case "ExternalIdConflict":
       return json(409, error.externalID === "" ? { id: error.id, message: error.message } : { externalID: error.externalID, id: error.id, message: error.message })
+    case "Conflict":
+      return json(409, { id: error.id, message: error.message })
     case "BusinessError":
       return error.code === "invalidRequest" || error.code === "invalidDeadline"
         ? badRequest("SchemaViolated", "body", String(error.message))
         : json(422, { message: error.message })
     case "InvalidOperation":
+    case "InvalidBankCard":
     case "LimitExceeded":
       return json(422, { message: error.message })
     default:

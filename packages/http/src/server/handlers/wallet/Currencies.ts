@@ -4,13 +4,13 @@
  * @since 0.1.0
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { WalletReference } from "@kassa/core"
 import * as Effect from "effect/Effect"
 import { KassaApi } from "../../../api/KassaApi.js"
-import { notImplemented } from "../../wallet/WalletWire.js"
 
 /** @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(KassaApi, "WalletCurrencies", (handlers) =>
-  Effect.succeed(
-    handlers
-      .handle("getCurrency", () => notImplemented("getCurrency"))
-  ))
+  Effect.map(WalletReference.WalletReference, (reference) =>
+    handlers.handle("getCurrency", ({ path }) =>
+      Effect.map(reference.currency(path.currencyID), ({ sign, ...currency }) =>
+        sign === undefined ? currency : { ...currency, sign }))))

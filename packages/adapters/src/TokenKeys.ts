@@ -127,7 +127,7 @@ export const rotate = (dataDir: string): string => {
   }
 }
 
-const KINDS = new Set(["api-key", "operator", "access", "wallet-grant"])
+const KINDS = new Set(["api-key", "operator", "access", "wallet-grant", "destination-grant"])
 const RESOURCES = new Set(["invoice", "invoiceTemplate", "customer"])
 
 const parseJson = (part: string): unknown => {
@@ -191,6 +191,9 @@ export const make = (keys: ReadonlyArray<SigningKey>): Jwt["Type"] => {
       (typeof claims.walletID !== "string" || typeof claims.amount !== "number" || typeof claims.currency !== "string" ||
         typeof claims.exp !== "number")
     ) return "Malformed wallet grant"
+    if (claims.kind === "destination-grant" && (typeof claims.destinationID !== "string" || typeof claims.exp !== "number")) {
+      return "Malformed destination grant"
+    }
     return claims
   }
 

@@ -28,6 +28,13 @@ export type TokenClaims =
     readonly amount: number
     readonly currency: string
   }
+  | {
+    /** A right to withdraw to the destination until the token expires. */
+    readonly kind: "destination-grant"
+    readonly sub: string
+    readonly jti: string
+    readonly destinationID: string
+  }
 
 /** Verified claims with their times (seconds since the epoch). @since 0.1.0 @category models */
 export type VerifiedClaims = TokenClaims & { readonly iat: number; readonly exp?: number | undefined }

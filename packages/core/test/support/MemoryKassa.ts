@@ -4,6 +4,7 @@
  * moves the `TestClock` and settles.
  */
 import { ChargebackService } from "@kassa/core/chargeback/ChargebackService"
+import { BankCards } from "@kassa/core/payres/BankCards"
 import { ContractService } from "@kassa/core/contract/ContractService"
 import { CustomerService } from "@kassa/core/customer/CustomerService"
 import { DepositService } from "@kassa/core/deposit/DepositService"
@@ -51,6 +52,7 @@ export const services = Layer.mergeAll(
   WalletService.Default,
   DepositService.Default,
   W2WService.Default,
+  BankCards.Default,
   DestinationService.Default,
   WithdrawalService.Default
 )

@@ -14,7 +14,7 @@ import { DateColumn, IntColumn, JsonColumn, opt, OptionalText, optToJson, reader
 import { after } from "./internal/walletRows.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
 
-const columns = "id, party_id, wallet_id, identity_id, destination_id, amount, currency, fee, metadata, external_id, wallet_grant, " +
+const columns = "id, party_id, wallet_id, identity_id, destination_id, amount, currency, fee, payout_amount, payout_currency, metadata, external_id, wallet_grant, " +
   "status, failure, attempts, events, created_at, version"
 
 const withdrawals = reader(
@@ -27,6 +27,8 @@ const withdrawals = reader(
     amount: IntColumn,
     currency: Schema.String,
     fee: IntColumn,
+    payoutAmount: IntColumn,
+    payoutCurrency: Schema.String,
     metadata: Schema.optionalWith(JsonColumn(StoredMetadata), { nullable: true, exact: true }),
     externalId: OptionalText,
     walletGrant: OptionalText,
@@ -46,6 +48,7 @@ const withdrawals = reader(
     amount: r.amount,
     currency: r.currency,
     fee: r.fee,
+    payout: { amount: r.payoutAmount, currency: r.payoutCurrency },
     ...opt("metadata", r.metadata),
     ...opt("externalID", r.externalId),
     ...opt("walletGrant", r.walletGrant),
@@ -95,6 +98,8 @@ export const layer = Layer.effect(
             amount: w.amount,
             currency: w.currency,
             fee: w.fee,
+            payoutAmount: w.payout.amount,
+            payoutCurrency: w.payout.currency,
             metadata: optToJson(w.metadata),
             externalId: w.externalID ?? null,
             walletGrant: w.walletGrant ?? null,

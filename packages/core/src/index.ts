@@ -189,3 +189,5 @@ export * as Withdrawal from "./withdrawal/Withdrawal.js"
 export * as WithdrawalTerms from "./withdrawal/WithdrawalTerms.js"
 /** @since 0.1.0 */
 export * as WithdrawalService from "./withdrawal/WithdrawalService.js"
+/** @since 0.1.0 */
+export * as Quote from "./withdrawal/Quote.js"

@@ -147,6 +147,7 @@ const served = new Set<string>([
   "getDestination",
   "getDestinationByExternalID",
   "issueDestinationGrant",
+  "createQuote",
   "listWithdrawals",
   "createWithdrawal",
   "getWithdrawal",

@@ -277,6 +277,52 @@ for (const dialect of Dialects.dialects()) {
         assert.deepInclude(bad.json, { errorType: "SchemaViolated", name: "withdrawal" })
       }))
 
+    it.effect("quotes: 202 with both amounts and a token; a withdrawal with it pays out in the destination's currency; its refusals", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const other = yield* Fixtures.merchant()
+        const wallet = yield* walletOf(m.apiKey)
+        yield* funded(wallet.id, 20_000)
+        const usd = yield* destinationOf(m.apiKey, "4242424242424242", "USD")
+        const params = { walletID: wallet.id, destinationID: usd.id, currencyFrom: "RUB", currencyTo: "USD", cash: rub(9_050) }
+        const quote = yield* call("POST", "/wallet/v0/withdrawal-quotes", m.apiKey, params)
+        assert.strictEqual(quote.status, 202, quote.text)
+        assert.deepInclude(quote.json, { cashFrom: rub(9_050), cashTo: { amount: 100, currency: "USD" } })
+        assert.strictEqual(new Date(quote.json.expiresOn).getTime() - new Date(quote.json.createdAt).getTime(), 15 * 60_000)
+        const send = (body: unknown, apiKey = m.apiKey) => call("POST", "/wallet/v0/withdrawals", apiKey, body)
+        const ok = { wallet: wallet.id, destination: usd.id, body: rub(9_050), quoteToken: quote.json.quoteToken }
+        refused(yield* send({ ...ok, quoteToken: undefined }), "Invalid currency")
+        refused(yield* send({ ...ok, body: rub(9_000) }), "Withdrawal body differs from quote`s one")
+        const w2 = yield* walletOf(m.apiKey)
+        refused(yield* send({ ...ok, wallet: w2.id }), "Withdrawal wallet differs from quote`s one")
+        const usd2 = yield* destinationOf(m.apiKey, "4242424242424242", "USD")
+        refused(yield* send({ ...ok, destination: usd2.id }), "Withdrawal destination differs from quote`s one")
+        refused(yield* send({ ...ok, quoteToken: "forged" }), "Quote token expired")
+        const validUntil = yield* future(3_600_000)
+        const walletGrant = (yield* call("POST", `/wallet/v0/wallets/${wallet.id}/grants`, m.apiKey, { asset: rub(10_000), validUntil })).json.token
+        const destinationGrant = (yield* call("POST", `/wallet/v0/destinations/${usd.id}/grants`, m.apiKey, { validUntil })).json.token
+        refused(yield* send({ ...ok, walletGrant, destinationGrant }, other.apiKey), "Withdrawal owner differs from quote`s one")
+        const x = yield* send(ok)
+        assert.strictEqual(x.status, 202, x.text)
+        assert.strictEqual((yield* settled(m.apiKey, x.json.id)).status, "Succeeded")
+        assert.deepStrictEqual(yield* account(m.apiKey, wallet.id), { own: 20_000 - 9_151, available: 20_000 - 9_151 })
+        // createQuote's own refusals
+        const quoteOf = (body: unknown, apiKey = m.apiKey) => call("POST", "/wallet/v0/withdrawal-quotes", apiKey, body)
+        refused(yield* quoteOf({ ...params, cash: rub(0) }), "Invalid cash amount")
+        refused(yield* quoteOf({ ...params, cash: { amount: 10, currency: "EUR" } }), "Invalid currency")
+        refused(yield* quoteOf({ ...params, destinationID: undefined, currencyTo: "EUR" }), "Forbidden currency")
+        refused(yield* quoteOf({ ...params, walletID: "nope" }), "No such wallet")
+        refused(yield* quoteOf({ ...params, walletGrant: "forged" }, other.apiKey), "Wallet unauthorized")
+        refused(yield* quoteOf({ ...params, destinationID: "nope" }), "No such destination")
+        const unauthorized = yield* destinationOf(m.apiKey, "4000000100000076", "USD")
+        refused(yield* quoteOf({ ...params, destinationID: unauthorized.id }), "Destination unauthorized")
+        const live = yield* destinationOf(m.apiKey, "4242424242424242", "RUB", "live")
+        refused(yield* quoteOf({ ...params, currencyTo: "RUB", destinationID: live.id }), "This wallet and destination cannot be used together")
+        const bad = yield* quoteOf({ ...params, currencyTo: "usd" })
+        assert.strictEqual(bad.status, 400, bad.text)
+        assert.strictEqual(bad.json.errorType, "SchemaViolated")
+      }))
+
     it.effect("50 concurrent withdrawals from one wallet never overdraw it", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()

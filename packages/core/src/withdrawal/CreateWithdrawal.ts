@@ -1,84 +1,75 @@
 /**
  * createWithdrawal: from a wallet to a destination, the caller's own or another party's when the
- * request carries its grant (`walletGrant`, `destinationGrant`). The checks of the reference
- * platform come first, each with its 422 message; then, in one transaction, the wallet's plan
- * (body to the payout provider's account, fee to the system's) is held and the wallet's
- * available balance checked: when the held debits exceed it the plan is rolled back and the
- * withdrawal is recorded Failed `account_limit_exceeded` > `amount`, so `available` never goes
- * below zero however many withdrawals run at once. Otherwise it is Pending and paid out in the
- * background (`WithdrawalContext`). Idempotent by `externalID`.
+ * request carries its grant (`walletGrant`, `destinationGrant`); into the destination's currency
+ * when a quote (`quoteToken`) says at what rate. The checks of the reference platform come
+ * first, each with its 422 message; then, in one transaction, the wallet's plan (body to the
+ * payout provider's account, fee to the system's) is held and the wallet's available balance
+ * checked: when the held debits exceed it the plan is rolled back and the withdrawal is recorded
+ * Failed `account_limit_exceeded` > `amount`, so `available` never goes below zero however many
+ * withdrawals run at once. Otherwise it is Pending and paid out in the background
+ * (`WithdrawalContext`). Idempotent by `externalID`.
  *
  * @since 0.1.0
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { allows } from "../destination/CreateDestination.js"
 import { InvalidOperation } from "../Errors.js"
-import * as Provider from "../identity/Provider.js"
 import { canonicalJson } from "../internal/canonical.js"
 import * as Traced from "../internal/traced.js"
 import { decide, insufficientFunds, MovementCommand } from "../movement/Movement.js"
 import { holdChecked } from "../movement/Settlement.js"
 import type { Posting } from "../ports/Ledger.js"
 import * as Ref from "../Ref.js"
+import type { Cash } from "../wallet/Wallet.js"
 import { accountKey } from "../wallet/WalletAccount.js"
 import type { WithdrawalParams, WithdrawalRecord } from "./Withdrawal.js"
+import * as WithdrawalChecks from "./WithdrawalChecks.js"
 import { planOf, type WithdrawalContext } from "./WithdrawalContext.js"
-import { feeOf, termsOf } from "./WithdrawalTerms.js"
+import { feeOf } from "./WithdrawalTerms.js"
 
 /** @since 0.1.0 */
 export const OPERATION = "wallet.withdrawal"
 
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: WithdrawalContext) => {
-  const { destinations, externalIDs, identities, ids, jwt, ledger, load, processing, tx, walletService, wallets, withdrawals } = ctx
+  const { externalIDs, ids, jwt, ledger, load, processing, tx, walletService, withdrawals } = ctx
+  const checks = WithdrawalChecks.make(ctx)
 
-  const destinationGranted = (token: string | undefined, id: string) =>
-    token === undefined ? Effect.succeed(false) : jwt.verify(token).pipe(
-      Effect.map((claims) => claims.kind === "destination-grant" && claims.destinationID === id),
-      Effect.orElseSucceed(() => false)
-    )
+  /** What the quote pays out, once it is the caller's, for this wallet, destination and body. */
+  const quoted = (partyID: string, params: WithdrawalParams) =>
+    Effect.gen(function*() {
+      const claims = yield* Effect.either(jwt.verify(params.quoteToken!))
+      if (claims._tag === "Left" || claims.right.kind !== "withdrawal-quote") return yield* InvalidOperation.of("Quote token expired")
+      const q = claims.right
+      if (q.sub !== partyID) return yield* InvalidOperation.of("Withdrawal owner differs from quote`s one")
+      if (q.walletID !== params.wallet) return yield* InvalidOperation.of("Withdrawal wallet differs from quote`s one")
+      if (q.destinationID !== undefined && q.destinationID !== params.destination) {
+        return yield* InvalidOperation.of("Withdrawal destination differs from quote`s one")
+      }
+      if (q.cashFrom.amount !== params.body.amount || q.cashFrom.currency !== params.body.currency) {
+        return yield* InvalidOperation.of("Withdrawal body differs from quote`s one")
+      }
+      return q.cashTo
+    })
 
   return Traced.fn("WithdrawalService.create")(function*(partyID: string, params: WithdrawalParams) {
     const { amount, currency } = params.body
     if (!Number.isSafeInteger(amount) || amount <= 0) return yield* InvalidOperation.of("Invalid cash amount")
-    const wallet = Option.filter(yield* wallets.findById(params.wallet), (w) => w.partyID === partyID || params.walletGrant !== undefined)
-    if (Option.isNone(wallet)) return yield* InvalidOperation.of("No such wallet")
-    const destination = Option.filter(
-      yield* destinations.findById(params.destination),
-      (d) => d.partyID === partyID || params.destinationGrant !== undefined
-    )
-    if (Option.isNone(destination)) return yield* InvalidOperation.of("No such destination")
-    const [w, d] = [wallet.value, destination.value]
+    const w = yield* checks.wallet(partyID, params.wallet, params.walletGrant)
+    const d = yield* checks.destination(partyID, params.destination, params.destinationGrant)
     const byGrant = w.partyID !== partyID
-    if (d.partyID !== partyID && !(yield* destinationGranted(params.destinationGrant, d.id))) {
-      return yield* InvalidOperation.of("Destination unauthorized")
-    }
-    if (w.isBlocked) return yield* InvalidOperation.of("Wallet inaccessible")
-    if (d.status !== "Authorized" || d.isBlocked) return yield* InvalidOperation.of("Destination unauthorized")
-    const walletIdentity = yield* identities.findById(w.identityID)
-    const destinationIdentity = yield* identities.findById(d.identityID)
-    const provider = Option.flatMap(walletIdentity, (i) => Provider.find(i.provider))
-    if (
-      Option.isNone(walletIdentity) || Option.isNone(destinationIdentity) || Option.isNone(provider) ||
-      walletIdentity.value.provider !== destinationIdentity.value.provider
-    ) return yield* InvalidOperation.of("This wallet and destination cannot be used together")
-    if (walletIdentity.value.isBlocked) return yield* InvalidOperation.of("Wallet inaccessible")
-    const terms = termsOf(provider.value.id)
-    if (currency !== w.currency || currency !== d.currency) return yield* InvalidOperation.of("Invalid currency")
-    if (Option.isNone(terms) || !terms.value.currencies.includes(currency)) return yield* InvalidOperation.of("Forbidden currency")
-    if (amount < terms.value.minAmount || amount > terms.value.maxAmount) return yield* InvalidOperation.of("Invalid cash amount")
-    if (!allows(provider.value, d.resource.paymentSystem)) {
-      return yield* InvalidOperation.of("Destination uses resource no longer allowed")
-    }
-    if (params.quoteToken !== undefined) return yield* InvalidOperation.of("Quote token expired")
-    const fee = feeOf(terms.value, amount)
+    const { terms } = yield* checks.together(w, d)
+    const payout: Cash = params.quoteToken === undefined ? params.body : yield* quoted(partyID, params)
+    if (currency !== w.currency || payout.currency !== d.currency) return yield* InvalidOperation.of("Invalid currency")
+    if (!terms.currencies.includes(currency) || !terms.currencies.includes(payout.currency)) return yield* InvalidOperation.of("Forbidden currency")
+    if (amount < terms.minAmount || amount > terms.maxAmount) return yield* InvalidOperation.of("Invalid cash amount")
+    const fee = feeOf(terms, amount)
     const withdrawal = yield* externalIDs.create({
       partyID,
       operation: OPERATION,
       externalID: params.externalID,
-      fingerprint: () => canonicalJson({ wallet: w.id, destination: d.id, body: params.body, metadata: params.metadata ?? null }),
+      fingerprint: () =>
+        canonicalJson({ wallet: w.id, destination: d.id, body: params.body, payout, metadata: params.metadata ?? null }),
       ref: Ref.Id,
       load: ({ id }) => load(id)
     }, (claim) =>
@@ -99,6 +90,7 @@ export const make = (ctx: WithdrawalContext) => {
           amount,
           currency,
           fee,
+          payout,
           ...(params.metadata === undefined ? {} : { metadata: params.metadata }),
           ...(params.externalID === undefined ? {} : { externalID: params.externalID }),
           ...(byGrant ? { walletGrant: params.walletGrant } : {}),

@@ -42,6 +42,8 @@ export interface WithdrawalRecord {
   readonly amount: number
   readonly currency: string
   readonly fee: number
+  /** What the destination receives: the body, or the quote's `cashTo` in another currency. */
+  readonly payout: { readonly amount: number; readonly currency: string }
   readonly metadata?: Readonly<Record<string, unknown>> | undefined
   readonly externalID?: string | undefined
   /** The wallet grant it spent, given back if it fails. */

@@ -92,8 +92,8 @@ export const make = Effect.gen(function*() {
         operationID: id,
         attempt: attempted.attempts,
         card: card.value,
-        amount: w.amount,
-        currency: w.currency
+        amount: w.payout.amount,
+        currency: w.payout.currency
       })
       if (result._tag === "Succeeded") return yield* Effect.asVoid(settle(id, MovementCommand.Succeed()))
       if (result._tag === "Failed") return yield* Effect.asVoid(settle(id, MovementCommand.Fail({ failure: result.failure })))

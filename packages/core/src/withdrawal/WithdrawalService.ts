@@ -13,6 +13,7 @@ import type { MovementStatus } from "../movement/Movement.js"
 import * as Page from "../Page.js"
 import * as Ref from "../Ref.js"
 import { WalletService } from "../wallet/WalletService.js"
+import * as CreateQuote from "./CreateQuote.js"
 import * as CreateWithdrawal from "./CreateWithdrawal.js"
 import { toWithdrawal, toWithdrawalEvent, type WithdrawalFilter } from "./Withdrawal.js"
 import * as WithdrawalContext from "./WithdrawalContext.js"
@@ -71,7 +72,7 @@ export class WithdrawalService extends Effect.Service<WithdrawalService>()("kass
       return toWithdrawalEvent(found)
     })
 
-    return { create: CreateWithdrawal.make(ctx), get, getByExternalID, list, events, event, settle: ctx.settle } as const
+    return { create: CreateWithdrawal.make(ctx), quote: CreateQuote.make(ctx), get, getByExternalID, list, events, event, settle: ctx.settle } as const
   }),
   dependencies: [WalletService.Default]
 }) {}

@@ -353,4 +353,69 @@ describe("WithdrawalService", () => {
       assert.deepStrictEqual(yield* balance(m.partyID, w.id), { own: 0, available: 0 })
       assert.strictEqual((yield* s.list(m.partyID, { limit: 100, status: "Succeeded" })).result.length, 10)
     }).pipe(Effect.provide(MemoryKassa.layer)))
+
+  it.effect("quotes price at the documented rates; a withdrawal with one pays out cashTo in the destination's currency", () =>
+    Effect.gen(function*() {
+      const m = yield* Arrange.merchant
+      const s = yield* WithdrawalService
+      const { d, w } = yield* funded(m.partyID, 20_000)
+      const usd = yield* destination(m.partyID, "4242424242424242", "USD")
+      const same = yield* s.quote(m.partyID, { walletID: w.id, destinationID: d.id, currencyFrom: "RUB", currencyTo: "RUB", cash: rub(1000) })
+      assert.deepStrictEqual([same.cashFrom, same.cashTo], [rub(1000), rub(1000)])
+      assert.strictEqual(same.expiresOn.getTime() - same.createdAt.getTime(), 15 * 60_000)
+      // 90 RUB to the dollar: the payer's side rounds up, the payee's down
+      const toUsd = yield* s.quote(m.partyID, { walletID: w.id, destinationID: usd.id, currencyFrom: "RUB", currencyTo: "USD", cash: rub(9_050) })
+      assert.deepStrictEqual(toUsd.cashTo, { amount: 100, currency: "USD" })
+      const byTarget = yield* s.quote(m.partyID, { walletID: w.id, currencyFrom: "RUB", currencyTo: "USD", cash: { amount: 100, currency: "USD" } })
+      assert.deepStrictEqual(byTarget.cashFrom, rub(9_000))
+      // without a quote a destination in another currency is refused
+      assert.strictEqual(yield* refusal(s.create(m.partyID, { wallet: w.id, destination: usd.id, body: rub(9_050) })), "Invalid currency")
+      const x = yield* s.create(m.partyID, { wallet: w.id, destination: usd.id, body: rub(9_050), quoteToken: toUsd.quoteToken })
+      assert.deepStrictEqual(x.payout, { amount: 100, currency: "USD" })
+      yield* MemoryKassa.settle
+      assert.strictEqual((yield* s.get(m.partyID, x.id)).status, "Succeeded")
+      // 9050 + a fee of 10 + 91
+      assert.deepStrictEqual(yield* balance(m.partyID, w.id), { own: 20_000 - 9_151, available: 20_000 - 9_151 })
+    }).pipe(Effect.provide(MemoryKassa.layer)))
+
+  it.effect("quotes refused, and withdrawals whose quote is expired or differs", () =>
+    Effect.gen(function*() {
+      const m = yield* Arrange.merchant
+      const other = yield* Arrange.merchantNamed("other")
+      const s = yield* WithdrawalService
+      const { d, w } = yield* funded(m.partyID, 20_000)
+      const q = { walletID: w.id, destinationID: d.id, currencyFrom: "RUB", currencyTo: "RUB", cash: rub(1000) }
+      assert.strictEqual(yield* refusal(s.quote(m.partyID, { ...q, cash: rub(0) })), "Invalid cash amount")
+      assert.strictEqual(yield* refusal(s.quote(m.partyID, { ...q, cash: rub(50) })), "Invalid cash amount")
+      assert.strictEqual(yield* refusal(s.quote(m.partyID, { ...q, cash: { amount: 10, currency: "EUR" } })), "Invalid currency")
+      assert.strictEqual(yield* refusal(s.quote(m.partyID, { ...q, currencyFrom: "USD", cash: { amount: 10, currency: "USD" } })), "Invalid currency")
+      assert.strictEqual(yield* refusal(s.quote(m.partyID, { ...q, destinationID: undefined, currencyTo: "EUR" })), "Forbidden currency")
+      assert.strictEqual(yield* refusal(s.quote(m.partyID, { ...q, walletID: "nope" })), "No such wallet")
+      assert.strictEqual(yield* refusal(s.quote(other.partyID, q)), "No such wallet")
+      assert.strictEqual(yield* refusal(s.quote(other.partyID, { ...q, walletGrant: "forged" })), "Wallet unauthorized")
+      assert.strictEqual(yield* refusal(s.quote(m.partyID, { ...q, destinationID: "nope" })), "No such destination")
+      const unauthorized = yield* destination(m.partyID, TestPayoutProvider.cards.unauthorized)
+      assert.strictEqual(yield* refusal(s.quote(m.partyID, { ...q, destinationID: unauthorized.id })), "Destination unauthorized")
+      const live = yield* destination(m.partyID, "4242424242424242", "RUB", "live")
+      assert.strictEqual(yield* refusal(s.quote(m.partyID, { ...q, destinationID: live.id })), "This wallet and destination cannot be used together")
+
+      const quote = yield* s.quote(m.partyID, q)
+      const ok = { wallet: w.id, destination: d.id, body: rub(1000), quoteToken: quote.quoteToken }
+      const w2 = yield* wallet(m.partyID)
+      const d2 = yield* destination(m.partyID)
+      assert.strictEqual(yield* refusal(s.create(m.partyID, { ...ok, wallet: w2.id })), "Withdrawal wallet differs from quote`s one")
+      assert.strictEqual(yield* refusal(s.create(m.partyID, { ...ok, destination: d2.id })), "Withdrawal destination differs from quote`s one")
+      assert.strictEqual(yield* refusal(s.create(m.partyID, { ...ok, body: rub(1001) })), "Withdrawal body differs from quote`s one")
+      assert.strictEqual(yield* refusal(s.create(m.partyID, { ...ok, quoteToken: "forged" })), "Quote token expired")
+      const validUntil = new Date(MemoryKassa.START + 3_600_000)
+      const walletGrant = (yield* (yield* WalletService).issueGrant(m.partyID, w.id, { asset: rub(5_000), validUntil })).token
+      const destinationGrant = (yield* (yield* DestinationService).issueGrant(m.partyID, d.id, { validUntil })).token
+      assert.strictEqual(
+        yield* refusal(s.create(other.partyID, { ...ok, walletGrant, destinationGrant })),
+        "Withdrawal owner differs from quote`s one"
+      )
+      yield* MemoryKassa.elapse("16 minutes")
+      assert.strictEqual(yield* refusal(s.create(m.partyID, ok)), "Quote token expired")
+      assert.deepStrictEqual(yield* balance(m.partyID, w.id), { own: 20_000, available: 20_000 })
+    }).pipe(Effect.provide(MemoryKassa.layer)))
 })

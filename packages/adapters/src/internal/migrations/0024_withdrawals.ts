@@ -34,6 +34,8 @@ export default Effect.gen(function*() {
       amount BIGINT NOT NULL,
       currency TEXT NOT NULL,
       fee BIGINT NOT NULL,
+      payout_amount BIGINT NOT NULL,
+      payout_currency TEXT NOT NULL,
       metadata TEXT,
       external_id TEXT,
       wallet_grant TEXT,

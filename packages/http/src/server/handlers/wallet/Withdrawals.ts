@@ -9,7 +9,6 @@ import * as Effect from "effect/Effect"
 import { KassaApi } from "../../../api/KassaApi.js"
 import { located } from "../../wallet/Location.js"
 import { cursorOf, merchantParty } from "../../wallet/WalletCaller.js"
-import { notImplemented } from "../../wallet/WalletWire.js"
 
 /** @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(KassaApi, "Withdrawals", (handlers) =>
@@ -36,7 +35,7 @@ export const layer = HttpApiBuilder.group(KassaApi, "Withdrawals", (handlers) =>
         ))
       .handle("issueDestinationGrant", ({ path, payload }) =>
         Effect.flatMap(merchantParty, (party) => destinations.issueGrant(party, path.destinationID, payload)))
-      .handle("createQuote", () => notImplemented("createQuote"))
+      .handle("createQuote", ({ payload }) => Effect.flatMap(merchantParty, (party) => withdrawals.quote(party, payload)))
       .handle("listWithdrawals", ({ urlParams }) =>
         Effect.gen(function*() {
           const party = yield* merchantParty

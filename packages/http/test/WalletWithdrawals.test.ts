@@ -289,6 +289,11 @@ for (const dialect of Dialects.dialects()) {
         assert.strictEqual(quote.status, 202, quote.text)
         assert.deepInclude(quote.json, { cashFrom: rub(9_050), cashTo: { amount: 100, currency: "USD" } })
         assert.strictEqual(new Date(quote.json.expiresOn).getTime() - new Date(quote.json.createdAt).getTime(), 15 * 60_000)
+        // externalID: the same request answers the first quote, another one is 409
+        const keyed = { ...params, externalID: "q-1" }
+        const first = (yield* call("POST", "/wallet/v0/withdrawal-quotes", m.apiKey, keyed)).json
+        assert.deepStrictEqual((yield* call("POST", "/wallet/v0/withdrawal-quotes", m.apiKey, keyed)).json, first)
+        assert.strictEqual((yield* call("POST", "/wallet/v0/withdrawal-quotes", m.apiKey, { ...keyed, cash: rub(9_000) })).status, 409)
         const send = (body: unknown, apiKey = m.apiKey) => call("POST", "/wallet/v0/withdrawals", apiKey, body)
         const ok = { wallet: wallet.id, destination: usd.id, body: rub(9_050), quoteToken: quote.json.quoteToken }
         refused(yield* send({ ...ok, quoteToken: undefined }), "Invalid currency")

@@ -1,21 +1,28 @@
 /**
  * createQuote: prices a withdrawal from a wallet (and to a destination, when named) at the
  * documented rates (`Quote`), after the checks a withdrawal makes, and signs the quote as a
- * token that binds the party, wallet, destination and both amounts until it expires.
+ * token that binds the party, wallet, destination and both amounts until it expires. Idempotent
+ * by `externalID`: the quote is its token, so the token is what the key records, and a repeated
+ * request answers the first quote read back from it (an expired one: "Quote token expired").
  *
  * @since 0.1.0
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { InvalidOperation } from "../Errors.js"
+import { canonicalJson } from "../internal/canonical.js"
 import * as Traced from "../internal/traced.js"
+import * as Ref from "../Ref.js"
 import { price, QUOTE_LIFETIME_MS, type QuoteParams } from "./Quote.js"
 import * as WithdrawalChecks from "./WithdrawalChecks.js"
 import type { WithdrawalContext } from "./WithdrawalContext.js"
 
+/** The idempotency operation of a quote's `externalID`. @since 0.1.0 */
+export const OPERATION = "wallet.quote"
+
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: WithdrawalContext) => {
-  const { ids, jwt } = ctx
+  const { externalIDs, ids, jwt } = ctx
   const checks = WithdrawalChecks.make(ctx)
 
   const walletGranted = (token: string, walletID: string) =>
@@ -23,6 +30,17 @@ export const make = (ctx: WithdrawalContext) => {
       Effect.map((claims) => claims.kind === "wallet-grant" && claims.walletID === walletID),
       Effect.orElseSucceed(() => false)
     )
+
+  /** The quote a token of this kind stands for. */
+  const read = (quoteToken: string) =>
+    Effect.gen(function*() {
+      const claims = yield* Effect.either(jwt.verify(quoteToken))
+      if (claims._tag === "Left" || claims.right.kind !== "withdrawal-quote" || claims.right.exp === undefined) {
+        return yield* InvalidOperation.of("Quote token expired")
+      }
+      const q = claims.right
+      return { cashFrom: q.cashFrom, cashTo: q.cashTo, createdAt: new Date(q.iat * 1000), expiresOn: new Date(claims.right.exp! * 1000), quoteToken }
+    })
 
   return Traced.fn("WithdrawalService.quote")(function*(partyID: string, params: QuoteParams) {
     const { cash, currencyFrom, currencyTo } = params
@@ -41,17 +59,30 @@ export const make = (ctx: WithdrawalContext) => {
     if (cashFrom.amount < terms.minAmount || cashFrom.amount > terms.maxAmount || cashTo.amount <= 0) {
       return yield* InvalidOperation.of("Invalid cash amount")
     }
-    const now = yield* Clock.currentTimeMillis
+    // whole seconds, as the token carries them, so a replay answers the same times
+    const now = Math.floor((yield* Clock.currentTimeMillis) / 1000) * 1000
     const expiresOn = new Date(now + QUOTE_LIFETIME_MS)
-    const quoteToken = yield* jwt.issue({
-      kind: "withdrawal-quote",
-      sub: partyID,
-      jti: yield* ids.next,
-      walletID: w.id,
-      ...(d === undefined ? {} : { destinationID: d.id }),
-      cashFrom,
-      cashTo
-    }, expiresOn)
-    return { cashFrom, cashTo, createdAt: new Date(now), expiresOn, quoteToken }
+    return yield* externalIDs.create({
+      partyID,
+      operation: OPERATION,
+      externalID: params.externalID,
+      fingerprint: () =>
+        canonicalJson({ walletID: w.id, destinationID: d?.id ?? null, currencyFrom, currencyTo, cash }),
+      ref: Ref.Id,
+      load: ({ id }) => read(id)
+    }, (claim) =>
+      Effect.gen(function*() {
+        const quoteToken = yield* jwt.issue({
+          kind: "withdrawal-quote",
+          sub: partyID,
+          jti: yield* ids.next,
+          walletID: w.id,
+          ...(d === undefined ? {} : { destinationID: d.id }),
+          cashFrom,
+          cashTo
+        }, expiresOn)
+        yield* claim({ id: quoteToken })
+        return { cashFrom, cashTo, createdAt: new Date(now), expiresOn, quoteToken }
+      }))
   })
 }

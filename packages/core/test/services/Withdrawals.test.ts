@@ -360,9 +360,14 @@ describe("WithdrawalService", () => {
       const s = yield* WithdrawalService
       const { d, w } = yield* funded(m.partyID, 20_000)
       const usd = yield* destination(m.partyID, "4242424242424242", "USD")
-      const same = yield* s.quote(m.partyID, { walletID: w.id, destinationID: d.id, currencyFrom: "RUB", currencyTo: "RUB", cash: rub(1000) })
+      const sameParams = { walletID: w.id, destinationID: d.id, currencyFrom: "RUB", currencyTo: "RUB", cash: rub(1000), externalID: "q-1" }
+      const same = yield* s.quote(m.partyID, sameParams)
       assert.deepStrictEqual([same.cashFrom, same.cashTo], [rub(1000), rub(1000)])
       assert.strictEqual(same.expiresOn.getTime() - same.createdAt.getTime(), 15 * 60_000)
+      // externalID: the same request answers the first quote, another one is a conflict
+      yield* MemoryKassa.elapse("1 minute")
+      assert.deepStrictEqual(yield* s.quote(m.partyID, sameParams), same)
+      assert.strictEqual((yield* Effect.flip(s.quote(m.partyID, { ...sameParams, cash: rub(1001) })))._tag, "ExternalIdConflict")
       // 90 RUB to the dollar: the payer's side rounds up, the payee's down
       const toUsd = yield* s.quote(m.partyID, { walletID: w.id, destinationID: usd.id, currencyFrom: "RUB", currencyTo: "USD", cash: rub(9_050) })
       assert.deepStrictEqual(toUsd.cashTo, { amount: 100, currency: "USD" })

@@ -20,6 +20,7 @@ import {
   ContractService,
   CustomerService,
   DepositService,
+  DestinationService,
   IdentityService,
   InvoiceService,
   InvoiceTemplateService,
@@ -33,11 +34,14 @@ import {
   ShopService,
   W2WService,
   WalletService,
-  WebhookService
+  WebhookService,
+  WithdrawalService
 } from "@kassa/core"
 import * as MemoryPorts from "@kassa/core/memory/MemoryPorts"
 import type * as MemoryTimers from "@kassa/core/memory/MemoryTimers"
+import * as TestPayoutProvider from "@kassa/core/memory/TestPayoutProvider"
 import type { Acquirer } from "@kassa/core/ports/Acquirer"
+import type { PayoutProvider } from "@kassa/core/ports/PayoutProvider"
 import { Jwt } from "@kassa/core/ports/Jwt"
 import { SearchTokens } from "@kassa/core/ports/SearchTokens"
 import { SearchService } from "@kassa/core/search/SearchService"
@@ -63,6 +67,8 @@ export interface Options<AE = never, AR = never> {
   readonly dataDir: string
   /** Who authorises, captures and refunds: the deterministic test acquirer unless given. */
   readonly acquirer?: Layer.Layer<Acquirer, AE, AR> | undefined
+  /** Who pays withdrawals out to cards: the deterministic test payout provider unless given. */
+  readonly payoutProvider?: Layer.Layer<PayoutProvider> | undefined
   /** PEM private key(s) instead of the data dir's keys. */
   readonly signingKey?: string | undefined
   readonly scheduler?: SqlTimers.SchedulerOptions | undefined
@@ -96,7 +102,9 @@ export const services = Layer.mergeAll(
   IdentityService.IdentityService.Default,
   WalletService.WalletService.Default,
   DepositService.DepositService.Default,
-  W2WService.W2WService.Default
+  W2WService.W2WService.Default,
+  DestinationService.DestinationService.Default,
+  WithdrawalService.WithdrawalService.Default
 )
 
 /** What core's services are: what handlers and embedders call. @since 0.1.0 @category models */
@@ -108,12 +116,13 @@ export type Services = Layer.Layer.Success<typeof services>
  * @since 0.1.0 @category layers
  */
 export const ports = <AE = never, AR = never>(
-  options: Pick<Options<AE, AR>, "acquirer" | "scheduler" | "dataDir" | "vaultKey" | "settings" | "webhooks">
+  options: Pick<Options<AE, AR>, "acquirer" | "payoutProvider" | "scheduler" | "dataDir" | "vaultKey" | "settings" | "webhooks">
 ) =>
   Layer.mergeAll(
     SqlStorage.layer(options.scheduler),
     SqlCardVault.layer({ dataDir: options.dataDir, masterKey: options.vaultKey }),
     options.acquirer ?? (TestAcquirer.layer as Layer.Layer<Acquirer, AE, AR>),
+    options.payoutProvider ?? TestPayoutProvider.layer,
     SqlSearch.layerFromDataDir(options.dataDir),
     IsoCurrencies.layer,
     RandomIds.layer,
@@ -141,6 +150,8 @@ export const layer = <AE = never, AR = never>(options: Options<AE, AR>) =>
 export interface MemoryOptions<AE = never, AR = never> {
   /** Who authorises, captures and refunds: the deterministic test acquirer unless given. */
   readonly acquirer?: Layer.Layer<Acquirer, AE, AR> | undefined
+  /** Who pays withdrawals out to cards: the deterministic test payout provider unless given. */
+  readonly payoutProvider?: Layer.Layer<PayoutProvider> | undefined
   /** PEM private key(s) of the access tokens; a key made at start otherwise. */
   readonly signingKey?: string | undefined
   readonly timers?: MemoryTimers.Options | undefined
@@ -157,11 +168,12 @@ export interface MemoryOptions<AE = never, AR = never> {
  * @since 0.1.0 @category layers
  */
 export const memoryPorts = <AE = never, AR = never>(
-  options: Pick<MemoryOptions<AE, AR>, "acquirer" | "timers" | "settings" | "webhooks"> = {}
+  options: Pick<MemoryOptions<AE, AR>, "acquirer" | "payoutProvider" | "timers" | "settings" | "webhooks"> = {}
 ) =>
   Layer.mergeAll(
     MemoryPorts.layerMemory({ reference: Reference, timers: options.timers }),
     options.acquirer ?? (TestAcquirer.layer as Layer.Layer<Acquirer, AE, AR>),
+    options.payoutProvider ?? TestPayoutProvider.layer,
     Layer.sync(SearchTokens, () => SqlSearch.tokens(RandomIds.bytes(32))),
     IsoCurrencies.layer,
     Settings.layer(options.settings),

@@ -32,6 +32,7 @@ import outboxDispatchedAtDropped from "./internal/migrations/0020_outbox_dispatc
 import wallets from "./internal/migrations/0021_wallets.js"
 import bankCardTokens from "./internal/migrations/0022_bank_card_tokens.js"
 import walletGrants from "./internal/migrations/0023_wallet_grants.js"
+import withdrawals from "./internal/migrations/0024_withdrawals.js"
 import { IntColumn, reader } from "./internal/rows.js"
 
 const all = {
@@ -57,7 +58,8 @@ const all = {
   "0020_outbox_dispatched_at_dropped": outboxDispatchedAtDropped,
   "0021_wallets": wallets,
   "0022_bank_card_tokens": bankCardTokens,
-  "0023_wallet_grants": walletGrants
+  "0023_wallet_grants": walletGrants,
+  "0024_withdrawals": withdrawals
 }
 
 const migrations = Migrator.fromRecord(all)

@@ -25,6 +25,8 @@ import * as SqlShops from "./SqlShops.js"
 import * as SqlTimers from "./SqlTimers.js"
 import * as SqlTransactions from "./SqlTransactions.js"
 import * as SqlW2WTransfers from "./SqlW2WTransfers.js"
+import * as SqlDestinations from "./SqlDestinations.js"
+import * as SqlWithdrawals from "./SqlWithdrawals.js"
 import * as SqlWalletGrants from "./SqlWalletGrants.js"
 import * as SqlWallets from "./SqlWallets.js"
 import * as SqlWebhookKeys from "./SqlWebhookKeys.js"
@@ -53,5 +55,6 @@ export const layer = (options?: SqlTimers.SchedulerOptions) =>
     SqlTimers.layer(options)
   ).pipe(
     Layer.merge(Layer.mergeAll(SqlIdentities.layer, SqlWallets.layer, SqlDeposits.layer, SqlW2WTransfers.layer, SqlWalletGrants.layer)),
+    Layer.merge(Layer.mergeAll(SqlDestinations.layer, SqlWithdrawals.layer)),
     (ports) => Layer.provideMerge(SqlRequestReplays.layer, ports)
   )

@@ -127,7 +127,7 @@ export const rotate = (dataDir: string): string => {
   }
 }
 
-const KINDS = new Set(["api-key", "operator", "access", "wallet-grant"])
+const KINDS = new Set(["api-key", "operator", "access", "wallet-grant", "destination-grant", "withdrawal-quote"])
 const RESOURCES = new Set(["invoice", "invoiceTemplate", "customer"])
 
 const parseJson = (part: string): unknown => {
@@ -139,6 +139,8 @@ const parseJson = (part: string): unknown => {
 }
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const isCash = (u: unknown): boolean => isRecord(u) && typeof u.amount === "number" && typeof u.currency === "string"
 
 const VERIFIED_CACHE_SIZE = 10_000
 
@@ -191,6 +193,14 @@ export const make = (keys: ReadonlyArray<SigningKey>): Jwt["Type"] => {
       (typeof claims.walletID !== "string" || typeof claims.amount !== "number" || typeof claims.currency !== "string" ||
         typeof claims.exp !== "number")
     ) return "Malformed wallet grant"
+    if (claims.kind === "destination-grant" && (typeof claims.destinationID !== "string" || typeof claims.exp !== "number")) {
+      return "Malformed destination grant"
+    }
+    if (
+      claims.kind === "withdrawal-quote" &&
+      (typeof claims.walletID !== "string" || !isCash(claims.cashFrom) || !isCash(claims.cashTo) || typeof claims.exp !== "number" ||
+        (claims.destinationID !== undefined && typeof claims.destinationID !== "string"))
+    ) return "Malformed withdrawal quote"
     return claims
   }
 

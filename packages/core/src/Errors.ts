@@ -142,7 +142,21 @@ export const InvalidOperationMessage = Schema.Literal(
   "Insufficient deposit amount",
   "Invalid adjustment status",
   "Invalid cash amount",
-  "Sender and receiver are one wallet"
+  "Sender and receiver are one wallet",
+  "Resource type not allowed",
+  "No such destination",
+  "Destination unauthorized",
+  "Destination uses resource no longer allowed",
+  "Wallet unauthorized",
+  "Forbidden currency",
+  "Invalid currency",
+  "This wallet and destination cannot be used together",
+  "Unknown card issuer",
+  "Quote token expired",
+  "Withdrawal owner differs from quote`s one",
+  "Withdrawal wallet differs from quote`s one",
+  "Withdrawal destination differs from quote`s one",
+  "Withdrawal body differs from quote`s one"
 )
 /** @since 0.1.0 */
 export type InvalidOperationMessage = typeof InvalidOperationMessage.Type

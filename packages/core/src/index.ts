@@ -179,3 +179,15 @@ export * as DepositService from "./deposit/DepositService.js"
 export * as W2WTransfer from "./transfer/W2WTransfer.js"
 /** @since 0.1.0 */
 export * as W2WService from "./transfer/W2WService.js"
+/** @since 0.1.0 */
+export * as Destination from "./destination/Destination.js"
+/** @since 0.1.0 */
+export * as DestinationService from "./destination/DestinationService.js"
+/** @since 0.1.0 */
+export * as Withdrawal from "./withdrawal/Withdrawal.js"
+/** @since 0.1.0 */
+export * as WithdrawalTerms from "./withdrawal/WithdrawalTerms.js"
+/** @since 0.1.0 */
+export * as WithdrawalService from "./withdrawal/WithdrawalService.js"
+/** @since 0.1.0 */
+export * as Quote from "./withdrawal/Quote.js"

@@ -14,6 +14,7 @@ import * as MemoryContracts from "./MemoryContracts.js"
 import * as MemoryCustomers from "./MemoryCustomers.js"
 import * as MemoryDeliveryQueue from "./MemoryDeliveryQueue.js"
 import * as MemoryDeposits from "./MemoryDeposits.js"
+import * as MemoryDestinations from "./MemoryDestinations.js"
 import * as MemoryEventLog from "./MemoryEventLog.js"
 import * as MemoryIdempotency from "./MemoryIdempotency.js"
 import * as MemoryIdentities from "./MemoryIdentities.js"
@@ -36,6 +37,7 @@ import * as MemoryWalletGrants from "./MemoryWalletGrants.js"
 import * as MemoryWallets from "./MemoryWallets.js"
 import * as MemoryWebhookKeys from "./MemoryWebhookKeys.js"
 import * as MemoryWebhooks from "./MemoryWebhooks.js"
+import * as MemoryWithdrawals from "./MemoryWithdrawals.js"
 
 /** @since 0.1.0 @category models */
 export interface Options {
@@ -74,7 +76,9 @@ export const storage = (options: Options) =>
       MemoryWallets.layerMemory,
       MemoryDeposits.layerMemory,
       MemoryW2WTransfers.layerMemory,
-      MemoryWalletGrants.layerMemory
+      MemoryWalletGrants.layerMemory,
+      MemoryDestinations.layerMemory,
+      MemoryWithdrawals.layerMemory
     )),
     Layer.merge(Layer.mergeAll(MemoryReferenceData.layerMemory(options.reference), MemoryIds.layerMemory))
   )

@@ -28,6 +28,23 @@ export type TokenClaims =
     readonly amount: number
     readonly currency: string
   }
+  | {
+    /** A right to withdraw to the destination until the token expires. */
+    readonly kind: "destination-grant"
+    readonly sub: string
+    readonly jti: string
+    readonly destinationID: string
+  }
+  | {
+    /** A withdrawal quote: what `cashFrom` of the wallet pays out as `cashTo`, bound to the party, wallet and destination. */
+    readonly kind: "withdrawal-quote"
+    readonly sub: string
+    readonly jti: string
+    readonly walletID: string
+    readonly destinationID?: string | undefined
+    readonly cashFrom: { readonly amount: number; readonly currency: string }
+    readonly cashTo: { readonly amount: number; readonly currency: string }
+  }
 
 /** Verified claims with their times (seconds since the epoch). @since 0.1.0 @category models */
 export type VerifiedClaims = TokenClaims & { readonly iat: number; readonly exp?: number | undefined }

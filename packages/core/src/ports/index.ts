@@ -43,3 +43,9 @@ export * from "./WalletRepository.js"
 export * from "./DepositRepository.js"
 export * from "./W2WTransferRepository.js"
 export * from "./WalletGrantRepository.js"
+/** @since 0.1.0 */
+export * from "./PayoutProvider.js"
+/** @since 0.1.0 */
+export * from "./DestinationRepository.js"
+/** @since 0.1.0 */
+export * from "./WithdrawalRepository.js"

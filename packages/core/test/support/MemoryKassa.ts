@@ -4,15 +4,18 @@
  * moves the `TestClock` and settles.
  */
 import { ChargebackService } from "@kassa/core/chargeback/ChargebackService"
+import { BankCards } from "@kassa/core/payres/BankCards"
 import { ContractService } from "@kassa/core/contract/ContractService"
 import { CustomerService } from "@kassa/core/customer/CustomerService"
 import { DepositService } from "@kassa/core/deposit/DepositService"
+import { DestinationService } from "@kassa/core/destination/DestinationService"
 import { IdentityService } from "@kassa/core/identity/IdentityService"
 import { InvoiceService } from "@kassa/core/invoice/InvoiceService"
 import * as MemoryPorts from "@kassa/core/memory/MemoryPorts"
 import { MemoryScheduler } from "@kassa/core/memory/MemoryTimers"
 import { MemoryBackground } from "@kassa/core/memory/MemoryTransactions"
 import * as ScriptedAcquirer from "@kassa/core/memory/ScriptedAcquirer"
+import * as TestPayoutProvider from "@kassa/core/memory/TestPayoutProvider"
 import { Onboarding } from "@kassa/core/onboarding/Onboarding"
 import { PartyService } from "@kassa/core/party/PartyService"
 import { PaymentService } from "@kassa/core/payment/PaymentService"
@@ -22,6 +25,7 @@ import { ShopService } from "@kassa/core/shop/ShopService"
 import { PaymentResources } from "@kassa/core/tokenization/PaymentResources"
 import { W2WService } from "@kassa/core/transfer/W2WService"
 import { WalletService } from "@kassa/core/wallet/WalletService"
+import { WithdrawalService } from "@kassa/core/withdrawal/WithdrawalService"
 import * as Chunk from "effect/Chunk"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -47,7 +51,10 @@ export const services = Layer.mergeAll(
   IdentityService.Default,
   WalletService.Default,
   DepositService.Default,
-  W2WService.Default
+  W2WService.Default,
+  BankCards.Default,
+  DestinationService.Default,
+  WithdrawalService.Default
 )
 
 /** A new, empty Kassa in memory, its clock at `START`. */
@@ -55,6 +62,7 @@ export const layer = services.pipe(
   Layer.provideMerge(Layer.mergeAll(
     MemoryPorts.layerMemory({ reference: referenceSet }),
     ScriptedAcquirer.layer,
+    TestPayoutProvider.layer,
     IssuedJwt.layer,
     Settings.layer()
   )),

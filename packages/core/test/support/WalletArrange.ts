@@ -3,6 +3,8 @@
  * a deposit that succeeded, and the wallet's balance.
  */
 import { DepositService } from "@kassa/core/deposit/DepositService"
+import { DestinationService } from "@kassa/core/destination/DestinationService"
+import { BankCards } from "@kassa/core/payres/BankCards"
 import { IdentityService } from "@kassa/core/identity/IdentityService"
 import { WalletService } from "@kassa/core/wallet/WalletService"
 import * as Effect from "effect/Effect"
@@ -40,4 +42,19 @@ export const refusal = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     const error = result.left as { readonly _tag?: unknown; readonly message?: unknown }
     if (error._tag !== "InvalidOperation") return assert.fail(`expected an InvalidOperation, got ${String(error._tag)}`)
     return error.message as string
+  })
+
+/** A destination of a new identity of the party (provider `test` unless given) to `card`, authorized when the provider says so. */
+export const destination = (partyID: string, card = "4242424242424242", currency = "RUB", provider = "test") =>
+  Effect.gen(function*() {
+    const i = yield* (yield* IdentityService).create(partyID, { name: "Payee", provider })
+    const token = yield* (yield* BankCards).store(partyID, { cardNumber: card, expDate: "12/30" })
+    const d = yield* (yield* DestinationService).create(partyID, {
+      name: "Card",
+      identity: i.id,
+      currency,
+      resource: { type: "BankCardDestinationResource", token: token.token }
+    })
+    yield* settle
+    return d
   })

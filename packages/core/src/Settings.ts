@@ -10,8 +10,18 @@ import * as Layer from "effect/Layer"
 export interface Settings {
   /** Where payers reach this Kassa (3-D Secure pages). */
   readonly publicUrl: string
-  /** How long background work may stall before a durable timer resumes it. */
+  /**
+   * How long background work may stall before a durable timer resumes it: the first retry's wait,
+   * doubling after each further attempt (see `Recovery`).
+   */
   readonly recoveryDelayMs: number
+  /** The longest wait between two retries of background work. */
+  readonly recoveryMaxDelayMs: number
+  /**
+   * How long a refund the acquirer keeps failing transiently is retried, from its creation, before
+   * it ends `failed` (error `timeout`) and its money is released.
+   */
+  readonly refundRetryWindowMs: number
   /** How long a payer has to finish a 3-D Secure challenge. */
   readonly interactionTimeoutMs: number
   /** The processing deadline of a payment that names none. */
@@ -25,6 +35,8 @@ export class KassaSettings extends Context.Tag("kassa/Settings")<KassaSettings, 
 export const defaults: Settings = {
   publicUrl: "http://localhost:8022",
   recoveryDelayMs: 10_000,
+  recoveryMaxDelayMs: 10 * 60_000,
+  refundRetryWindowMs: 24 * 3_600_000,
   interactionTimeoutMs: 15 * 60_000,
   defaultProcessingDeadlineMs: 30 * 60_000
 }

@@ -11,7 +11,10 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Optimistic from "../internal/optimistic.js"
 import type { AcquirerTool, AuthorizeResult } from "../ports/Acquirer.js"
+import * as PaymentError from "../payment/PaymentError.js"
+import * as Recovery from "../Recovery.js"
 import * as Ref from "../Ref.js"
+import type { Settings } from "../Settings.js"
 import type { BindingRecord } from "./Customer.js"
 import type { CustomerContext } from "./CustomerContext.js"
 import { type BindingCommand, decide, readies } from "./BindingMachine.js"
@@ -23,6 +26,17 @@ export const INTERACTION_TIMER = "binding.interaction"
 
 /** The acquirer's operation id of a binding. @since 0.1.0 */
 export const operationOf = (b: Pick<BindingRecord, "customerID" | "id">) => `binding.${b.customerID}.${b.id}`
+
+/** A binding's verification must end by its creation plus the processing deadline payments take by default. @since 0.1.0 */
+export const deadlineOf = (b: Pick<BindingRecord, "createdAt">, settings: Pick<Settings, "defaultProcessingDeadlineMs">) =>
+  b.createdAt.getTime() + settings.defaultProcessingDeadlineMs
+
+/** The answer a verification gets when its deadline passes first. @since 0.1.0 */
+export const deadlineReached: AuthorizeResult = {
+  _tag: "Declined",
+  error: PaymentError.of("processing_deadline_reached"),
+  message: "The card was not verified by the binding's deadline"
+}
 
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: CustomerContext) =>
@@ -119,10 +133,19 @@ export const make = (ctx: CustomerContext) =>
         Effect.withSpan("CustomerService.verify")
       )
 
+    // Retried with the recovery backoff until the binding's deadline: then it fails, its CVV's
+    // session ended as with any other outcome.
     yield* timers.register(ADVANCE_TIMER, (timer) =>
       Effect.gen(function*() {
         const { bindingID, customerID } = Ref.Binding.decode(timer.subject)
-        yield* timers.schedule({ ...timer, dueAt: new Date((yield* Clock.currentTimeMillis) + settings.recoveryDelayMs) })
+        const now = yield* Clock.currentTimeMillis
+        const b = yield* loadBinding(customerID, bindingID).pipe(Effect.option)
+        const end = Option.getOrUndefined(Option.map(b, (x) => deadlineOf(x, settings)))
+        if (Option.isSome(b) && b.value.status === "pending" && end !== undefined && now >= end) {
+          yield* applyResult(b.value, deadlineReached).pipe(Effect.catchAll((e) => Effect.logWarning("binding step refused", e)))
+          return
+        }
+        yield* timers.schedule(yield* Recovery.next(settings, timer, now, end))
         yield* tx.background(verify(customerID, bindingID))
       }))
     yield* timers.register(INTERACTION_TIMER, (timer) =>

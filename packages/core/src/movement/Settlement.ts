@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Optimistic from "../internal/optimistic.js"
 import type { Ledger, Posting } from "../ports/Ledger.js"
+import * as Recovery from "../Recovery.js"
 import type { Timers } from "../ports/Timers.js"
 import type { Transactions } from "../ports/Transactions.js"
 import type { Settings } from "../Settings.js"
@@ -74,7 +75,7 @@ export const settle = <S extends Stored, E, R>(
 /**
  * The background step of a kind of movement: `kick` runs `step(subject)` detached once the
  * creating transaction committed; the timer `kind`, set with `schedule` inside it, runs it
- * again after `recoveryDelayMs` if a crash lost it.
+ * again after `recoveryDelayMs` if a crash lost it, then with the recovery backoff (`Recovery`).
  *
  * @since 0.1.0
  */
@@ -92,7 +93,7 @@ export const processing = (
       )
     yield* timers.register(kind, (timer) =>
       Effect.gen(function*() {
-        yield* timers.schedule({ ...timer, dueAt: new Date((yield* Clock.currentTimeMillis) + settings.recoveryDelayMs) })
+        yield* timers.schedule(yield* Recovery.next(settings, timer, yield* Clock.currentTimeMillis))
         yield* tx.background(run(timer.subject))
       }))
     return {

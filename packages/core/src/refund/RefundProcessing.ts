@@ -7,17 +7,25 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Contention from "../Contention.js"
 import type { InvoiceChange } from "../invoice/InvoiceChange.js"
 import * as Optimistic from "../internal/optimistic.js"
 import * as Outcomes from "../Outcomes.js"
+import * as Recovery from "../Recovery.js"
 import * as Ref from "../Ref.js"
-import type { RefundRecord } from "./Refund.js"
+import type { RefundError, RefundRecord } from "./Refund.js"
 import { planOf, type RefundContext, subjectOf } from "./RefundContext.js"
 import { decide, type RefundCommand, refundsPayment } from "./RefundMachine.js"
 
 /** Resumes a refund's background work after a crash. @since 0.1.0 */
 export const ADVANCE_TIMER = "refund.advance"
+
+/** The error of a refund the acquirer kept failing transiently until its retry window closed. @since 0.1.0 */
+export const windowClosed: RefundError = {
+  code: "timeout",
+  message: "The acquirer did not complete the refund within its retry window"
+}
 
 /** Starts `advance` in the background. @since 0.1.0 @category models */
 export type Kick = (known: RefundRecord) => Effect.Effect<void>
@@ -25,6 +33,7 @@ export type Kick = (known: RefundRecord) => Effect.Effect<void>
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: RefundContext) =>
   Effect.gen(function*() {
+    const endOf = (r: RefundRecord) => r.createdAt.getTime() + ctx.settings.refundRetryWindowMs
     const { acquirer, chargebacks, ledger, load, paymentRepo, refunds, settings, timers, tx } = ctx
 
     /** Settles a refund with the acquirer's answer, atomically with the ledger and the events. */
@@ -91,10 +100,21 @@ export const make = (ctx: RefundContext) =>
         Effect.withSpan("RefundService.advance")
       )
 
+    // Retried with the recovery backoff until its window closes: then the refund fails (the
+    // acquirer's last call may still be in flight; a later answer to a settled refund changes nothing).
     yield* timers.register(ADVANCE_TIMER, (timer) =>
       Effect.gen(function*() {
         const { invoiceID, paymentID, refundID } = Ref.Refund.decode(timer.subject)
-        yield* timers.schedule({ ...timer, dueAt: new Date((yield* Clock.currentTimeMillis) + settings.recoveryDelayMs) })
+        const now = yield* Clock.currentTimeMillis
+        const r = yield* load(invoiceID, paymentID, refundID).pipe(Effect.option)
+        const end = Option.getOrUndefined(Option.map(r, endOf))
+        if (Option.isSome(r) && r.value.status === "pending" && end !== undefined && now >= end) {
+          yield* settle(r.value, { _tag: "Failed", error: windowClosed }).pipe(
+            Effect.catchAll((e) => Effect.logWarning("refund step refused", e))
+          )
+          return
+        }
+        yield* timers.schedule(yield* Recovery.next(settings, timer, now, end))
         yield* tx.background(advance(invoiceID, paymentID, refundID))
       }))
 

@@ -1,6 +1,6 @@
 /**
  * Work the acquirer interrupts is resumed by the payment's and the refund's recovery timers,
- * every `recoveryDelayMs`, until it succeeds or the acquirer answers for good.
+ * with the recovery backoff (see RecoveryBackoff.test.ts), until it succeeds or the acquirer answers for good.
  */
 import { assert, describe, it } from "@effect/vitest"
 import * as Scripted from "@kassa/core/memory/ScriptedAcquirer"

@@ -130,12 +130,7 @@ export const make = (ctx: PaymentContext, kick: Kick) => {
             yield* payments.insert(payment)
             yield* ctx.appendToInvoice(updatedInvoice, [{ changeType: "PaymentStarted", payment: toPayment(payment) }])
             const subject = Ref.Payment.encode({ invoiceID, paymentID: id })
-            yield* timers.schedule({
-              kind: AdvanceTimer.KIND,
-              subject,
-              dueAt: new Date(at.getTime() + settings.recoveryDelayMs),
-              payload: null
-            })
+            yield* timers.schedule(AdvanceTimer.first(settings, payment, at))
             if (flow.type === "PaymentFlowHold" && flow.heldUntil !== undefined) {
               yield* timers.schedule({ kind: HoldTimer.KIND, subject, dueAt: flow.heldUntil, payload: null })
             }

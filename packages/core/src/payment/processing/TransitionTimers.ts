@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import type * as Recovery from "../../Recovery.js"
 import * as Ref from "../../Ref.js"
 import type { Timer } from "../../ports/Timers.js"
 import type { PaymentRecord } from "../Payment.js"
@@ -23,7 +24,7 @@ export const ofTransition = (
   before: PaymentRecord,
   after: PaymentRecord,
   at: Date,
-  settings: { readonly recoveryDelayMs: number; readonly interactionTimeoutMs: number }
+  settings: Recovery.Backoff & { readonly interactionTimeoutMs: number }
 ): TimerChanges => {
   const subject = Ref.Payment.encode({ invoiceID: after.invoiceID, paymentID: after.id })
   const due = (kind: string, delayMs: number): Timer => ({ kind, subject, dueAt: new Date(at.getTime() + delayMs), payload: null })
@@ -31,7 +32,7 @@ export const ofTransition = (
   if (after.activity === "interaction" && before.activity !== "interaction") {
     scheduled.push(due(InteractionTimer.KIND, settings.interactionTimeoutMs))
   }
-  if (after.activity === "capturing" || after.activity === "cancelling") scheduled.push(due(AdvanceTimer.KIND, settings.recoveryDelayMs))
+  if (after.activity === "capturing" || after.activity === "cancelling") scheduled.push(AdvanceTimer.first(settings, after, at))
   const ended = [
     ...(after.activity === "done" ? [AdvanceTimer.KIND, HoldTimer.KIND] : []),
     ...(before.activity === "interaction" && after.activity !== "interaction" ? [InteractionTimer.KIND] : [])

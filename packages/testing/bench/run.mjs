@@ -615,7 +615,7 @@ const renderReport = ({ machineInfo, loadBefore, loadAfter }) => {
 
   const idle = ["pg", "sqlite"].map((d) => [d, results[d].idle]).filter(([, x]) => x !== undefined)
   if (idle.length > 0) {
-    lines.push("## SQL statements while idle (target: none; a counting server left alone after a 3 s settle)")
+    lines.push("## SQL statements while idle (target: none; a counting server left alone after a settling pause; \`metrics\` is the probe's own reads, not counted)")
     lines.push("")
     lines.push("| store | seconds | statements | by work | commits (pg_stat_database) | target |")
     lines.push("|---|---:|---:|---|---:|---|")

@@ -119,6 +119,21 @@ for (const dialect of Dialects.dialects()) {
         assert.strictEqual(got[0]!.json.eventType, "InvoiceCreated")
       }))
 
+    it.scoped("a failed delivery is retried when its retry is due, the dispatcher asleep meanwhile", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const r = yield* Receiver.make
+        yield* r.setDefault(500)
+        yield* hookFor(m, r.urlFor("/retry"))
+        const invoice = yield* newInvoice(m)
+        const forInvoice = (x: Receiver.ReceivedRequest) => x.json.invoice?.id === invoice.id
+        yield* r.waitFor(1, { match: forInvoice })
+        yield* r.setDefault(200)
+        // the first retry is 30 s after the first attempt (RetrySchedule)
+        const got = yield* r.waitFor(2, { match: forInvoice, timeoutMs: 45_000 })
+        assert.deepStrictEqual(got.map((x) => x.answeredStatus), [500, 200])
+      }), 60_000)
+
     if (dialect === "pg") {
       it.scoped("two processes on one database: an event one commits wakes the other's dispatcher", () =>
         Effect.gen(function*() {

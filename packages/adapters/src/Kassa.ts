@@ -71,11 +71,12 @@ export interface Options<AE = never, AR = never> {
   readonly payoutProvider?: Layer.Layer<PayoutProvider> | undefined
   /** PEM private key(s) instead of the data dir's keys. */
   readonly signingKey?: string | undefined
+  /** The timer scheduler: its safety sweep (default 30 s; timers set here wake it by themselves) and lease. */
   readonly scheduler?: SqlTimers.SchedulerOptions | undefined
   /** The vault's master key (`KASSA_VAULT_KEY`) instead of the data dir's. */
   readonly vaultKey?: string | undefined
   readonly settings?: Partial<Settings.Settings> | undefined
-  /** Webhook delivery: SSRF guard, timeouts, polling (`KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS`). */
+  /** Webhook delivery: SSRF guard, timeouts, the safety sweep (`KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS`). */
   readonly webhooks?: WebhookDispatcher.WebhookOptions | undefined
 }
 
@@ -156,7 +157,7 @@ export interface MemoryOptions<AE = never, AR = never> {
   readonly signingKey?: string | undefined
   readonly timers?: MemoryTimers.Options | undefined
   readonly settings?: Partial<Settings.Settings> | undefined
-  /** Webhook delivery: SSRF guard, timeouts, polling. */
+  /** Webhook delivery: SSRF guard, timeouts, polling (memory storage sends no wake-ups). */
   readonly webhooks?: WebhookDispatcher.WebhookOptions | undefined
 }
 

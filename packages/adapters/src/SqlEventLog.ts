@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, toJson } from "./internal/rows.js"
+import { SqlDriver } from "./sql/driver/Driver.js"
 import { inserting, type Write, writeAll } from "./sql/driver/writes.js"
 
 /** An `events` row. */
@@ -31,6 +32,7 @@ export const layer = Layer.effect(
   EventLog,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const { signals } = yield* SqlDriver
     // PostgreSQL: the event, numbered from its aggregate's head row, and its outbox row, in one
     // statement. Two transactions appending to one aggregate take turns on the head row (the
     // upsert waits for it and reads its latest version, migration 0014).
@@ -84,7 +86,10 @@ export const layer = Layer.effect(
     })
 
     return {
-      append: (event) => Effect.flatMap(Clock.currentTimeMillis, (now) => writeAll(sql, writesOf(event, now))),
+      append: (event) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => writeAll(sql, writesOf(event, now))).pipe(
+          Effect.zipRight(signals.notify("events"))
+        ),
       list: (q) =>
         sql`SELECT aggregate_type, aggregate_id, party_id, id, created_at, changes FROM events WHERE aggregate_type = ${q.aggregateType} AND aggregate_id = ${q.aggregateID}
             AND id > ${q.after} ${q.partyID === undefined ? sql.literal("") : sql`AND party_id = ${q.partyID}`}

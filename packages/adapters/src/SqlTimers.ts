@@ -5,6 +5,11 @@
  * database never run it at once), then its handler runs in one transaction with the removal of
  * the timer. A handler that fails leaves the timer to be retried when the lease ends.
  *
+ * The scheduler fiber does not poll: after a pass it sleeps until the earliest due time (or lease
+ * end) of the stored timers, woken earlier when this process sets a timer due before that (the
+ * `timers` signal, sent once the setting transaction commits). A slow safety sweep
+ * (`pollInterval`) picks up what no signal tells of: timers set by a process that has gone.
+ *
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -14,10 +19,13 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Queue from "effect/Queue"
 import * as Schema from "effect/Schema"
 import { IntColumn, JsonColumn, reader, toJson } from "./internal/rows.js"
 import * as RealTime from "./internal/realTime.js"
 import { change, insert } from "./sql/driver/writes.js"
+import { SqlDriver } from "./sql/driver/Driver.js"
+import * as Signals from "./sql/driver/Signals.js"
 import * as Statements from "./sql/driver/Statements.js"
 import * as Workers from "./Workers.js"
 
@@ -41,38 +49,57 @@ export class Scheduler extends Context.Tag("kassa/Scheduler")<Scheduler, {
 
 /** @since 0.1.0 @category models */
 export interface SchedulerOptions {
-  /** How often the scheduler looks for due timers. */
-  readonly pollInterval: Duration.DurationInput
-  /** How long a claimed timer stays locked to its process. */
-  readonly lease: Duration.DurationInput
+  /**
+   * The safety sweep: the longest the scheduler sleeps without looking at the stored timers
+   * (default 30 s). Timers this process sets wake it by themselves.
+   */
+  readonly pollInterval?: Duration.DurationInput | undefined
+  /** How long a claimed timer stays locked to its process (default 1 min). */
+  readonly lease?: Duration.DurationInput | undefined
+  /** Whether the scheduler fiber runs (default true). Without it, call `Scheduler.runDue`. */
+  readonly run?: boolean | undefined
 }
 
 /**
- * Provides `Timers` and `Scheduler`; the scheduler fiber polls for due timers while the layer
- * lives.
+ * Provides `Timers` and `Scheduler`; the scheduler fiber fires due timers while the layer lives.
  *
  * @since 0.1.0 @category layers
  */
-export const layer = (options: SchedulerOptions = { pollInterval: "250 millis", lease: "1 minute" }) =>
+export const layer = (options: SchedulerOptions = {}) =>
   Layer.scopedContext(
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const { signals } = yield* SqlDriver
       const handlers = new Map<string, (timer: Timer) => Effect.Effect<void>>()
-      const leaseMs = Duration.toMillis(options.lease)
+      const leaseMs = Duration.toMillis(options.lease ?? "1 minute")
+      const sweepMs = Duration.toMillis(options.pollInterval ?? "30 seconds")
+      // Wakes the scheduler fiber: a timer was set due before the time it sleeps until, or a
+      // handler was registered (timers of its kind may be due already).
+      const wake = yield* Queue.sliding<void>(1)
+      let sleepsUntil = Infinity
+      const tell = (dueAt: number | undefined) => {
+        if (dueAt === undefined || dueAt < sleepsUntil) {
+          sleepsUntil = Math.min(sleepsUntil, dueAt ?? -Infinity)
+          Queue.unsafeOffer(wake, undefined)
+        }
+      }
 
       const timers: Timers["Type"] = {
         schedule: (t) =>
           insert(sql, "timers", sql`INSERT INTO timers ${
             sql.insert({ kind: t.kind, subject: t.subject, dueAt: t.dueAt.getTime(), payload: toJson(t.payload ?? null) })
           } ON CONFLICT (kind, subject) DO UPDATE SET due_at = excluded.due_at, payload = excluded.payload,
-            attempts = 0, locked_until = NULL`),
+            attempts = 0, locked_until = NULL`).pipe(Effect.zipRight(signals.notify("timers", t.dueAt.getTime()))),
         cancel: (kind, subject) =>
           change(sql, "timers", sql`DELETE FROM timers WHERE kind = ${kind} AND subject = ${subject}`),
         cancelAll: (timers) =>
           timers.length === 0 ? Effect.void : change(sql, "timers", sql`DELETE FROM timers WHERE (kind, subject) IN (VALUES ${
             sql.csv(timers.map((t) => sql`(${t.kind}, ${t.subject})`))
           })`),
-        register: (kind, handler) => Effect.sync(() => void handlers.set(kind, handler))
+        register: (kind, handler) => Effect.sync(() => {
+          handlers.set(kind, handler)
+          tell(undefined)
+        })
       }
 
       const fireOne = (row: ReturnType<typeof dueTimers.one>, now: number) =>
@@ -89,6 +116,7 @@ export const layer = (options: SchedulerOptions = { pollInterval: "250 millis", 
               sql`DELETE FROM timers WHERE kind = ${row.kind} AND subject = ${row.subject} AND due_at = ${row.dueAt}`
             ),
             sql.withTransaction,
+            Signals.committing,
             Statements.withWork(`timer:${row.kind}`)
           )
           return true
@@ -114,17 +142,40 @@ export const layer = (options: SchedulerOptions = { pollInterval: "250 millis", 
         return fired
       }))
 
-      // The pauses between passes run on the real clock, while each pass reads the time from
-      // Effect's clock: under a TestClock that jumps days ahead the scheduler does not wake up
-      // once per poll interval of the jump.
-      const pause = RealTime.sleep(options.pollInterval)
-      yield* runDue.pipe(
-        Effect.catchAllCause((cause) => Effect.logError("timer scheduler pass failed", cause)),
-        Effect.zipRight(pause),
-        Effect.forever,
-        Statements.withWork("timers"),
-        Workers.forkScoped("timers")
-      )
+      /** When the next stored timer of a registered kind is due, or its lease ends. */
+      const nextDue = Effect.suspend(() => {
+        const kinds = [...handlers.keys()]
+        if (kinds.length === 0) return Effect.succeed(Infinity)
+        return sql<{ readonly next: number | string | null }>`SELECT MIN(CASE WHEN locked_until > due_at THEN locked_until
+          ELSE due_at END) AS next FROM timers WHERE ${sql.in("kind", kinds)}`.pipe(
+          Effect.map((rows) => rows[0]?.next == null ? Infinity : Number(rows[0].next)),
+          Effect.orDie
+        )
+      })
+
+      // The sleeps run on the real clock, while each pass reads the time from Effect's clock:
+      // under a TestClock that jumps days ahead the scheduler does not wake up once per sweep of
+      // the jump.
+      const cycle = Effect.gen(function*() {
+        sleepsUntil = Infinity
+        yield* runDue
+        const next = Math.min(yield* nextDue, sleepsUntil)
+        sleepsUntil = next
+        const now = yield* Clock.currentTimeMillis
+        const pause = Math.max(0, Math.min(next - now, sweepMs))
+        yield* Effect.raceFirst(Queue.take(wake), RealTime.sleep(Duration.millis(pause)))
+      })
+      if (options.run !== false) {
+        yield* signals.listen("timers", tell)
+        yield* cycle.pipe(
+          Effect.catchAllCause((cause) =>
+            Effect.logError("timer scheduler pass failed", cause).pipe(Effect.zipRight(RealTime.sleep(Duration.seconds(1))))
+          ),
+          Effect.forever,
+          Statements.withWork("timers"),
+          Workers.forkScoped("timers")
+        )
+      }
 
       return Context.make(Timers, timers).pipe(Context.add(Scheduler, { runDue }))
     })

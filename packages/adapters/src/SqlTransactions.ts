@@ -13,6 +13,7 @@ import * as Layer from "effect/Layer"
 import { awaitWork } from "./internal/realTime.js"
 import { claiming, currentClaim } from "./internal/requestClaims.js"
 import { SqlDriver } from "./sql/driver/Driver.js"
+import * as Signals from "./sql/driver/Signals.js"
 import { heldWrites } from "./sql/driver/writes.js"
 
 /**
@@ -56,6 +57,7 @@ export const layer = Layer.scopedContext(
             Context.omit(SqlClient.TransactionConnection)(context) as Context.Context<never>
           ),
           Effect.locally(heldWrites, undefined),
+          Signals.detached,
           Effect.locally(currentClaim, undefined),
           FiberSet.run(inFlight),
           Effect.asVoid

@@ -28,6 +28,7 @@ import { sleep } from "./load.mjs"
 import { profileMarkdown, summarizeProfile } from "./profile.mjs"
 import { createInvoiceScenario, flowScenario, readScenario, webhookScenario } from "./scenarios.mjs"
 import { bundlePath, killAll, readMemory, repoRoot, shutdown, startFloor, startKassa, stopProcess } from "./server.mjs"
+import { idleScenario } from "./idle.mjs"
 import { statementsScenario } from "./statements.mjs"
 
 const require = createRequire(import.meta.url)
@@ -137,6 +138,20 @@ const coldStartScenario = async ({ dialect, dataDir, databaseUrl, n }) => {
   }
   const sorted = [...times].sort((a, b) => a - b)
   return { times, median: sorted[Math.floor(sorted.length / 2)] }
+}
+
+/** Statements while idle: the same store, a server that counts them, left alone (idle.mjs). */
+const idleStep = async ({ dialect, dataDir, databaseUrl }) => {
+  const server = await startKassa({ name: `kassa-${dialect}-idle`, dataDir, databaseUrl, env: { KASSA_COUNT_STATEMENTS: "true" } })
+  const database = databaseUrl === undefined ? undefined : new URL(databaseUrl).pathname.slice(1)
+  try {
+    return await idleScenario(server, {
+      seconds: QUICK ? 3 : 10,
+      commits: database === undefined ? undefined : async () => (await pgDatabaseStats(database)).commits
+    })
+  } finally {
+    await stopProcess(server.proc)
+  }
 }
 
 /** Statements per operation: the same store, a server that counts them (statements.mjs). */
@@ -376,6 +391,7 @@ const main = async () => {
         }
       }
       r.coldStart = await step(`${dialect}: cold start ×${cfg.coldStarts}`, () => coldStartScenario({ dialect, dataDir, databaseUrl, n: cfg.coldStarts }))
+      r.idle = await step(`${dialect}: SQL statements while idle`, () => idleStep({ dialect, dataDir, databaseUrl }))
       if (dialect === "pg") r.statements = await step(`${dialect}: SQL statements per operation`, () => statementsStep({ dialect, dataDir, databaseUrl }))
       if (cfg.profile && dialect === "pg") r.profile = await step(`${dialect}: CPU profile under createInvoice`, () => profileScenario({ dialect, dataDir, databaseUrl }))
     }
@@ -572,7 +588,7 @@ const renderReport = ({ machineInfo, loadBefore, loadAfter }) => {
 
   const pgPer = [["floor", results.pg.floor?.pgPerRequest], ["Kassa", results.pg.createInvoice?.pgPerRequest]].filter(([, x]) => x !== undefined)
   if (pgPer.length > 0) {
-    lines.push("## PostgreSQL work per createInvoice (pg_stat_database deltas ÷ requests answered 201, warm-up included; an idle Kassa adds ~4 commits/s of timer polling)")
+    lines.push("## PostgreSQL work per createInvoice (pg_stat_database deltas ÷ requests answered 201, warm-up included)")
     lines.push("")
     lines.push("| server | commits | rows inserted | rows updated | rows deleted | rows fetched | buffer accesses |")
     lines.push("|---|---:|---:|---:|---:|---:|---:|")
@@ -593,7 +609,20 @@ const renderReport = ({ machineInfo, loadBefore, loadAfter }) => {
       lines.push(`| ${row.work} | ${row.requests === undefined ? "—" : int(row.requests)} | ${int(row.statements)} | ${row.perRequest === undefined ? "—" : row.perRequest.toFixed(1)} | ${row.perFlow === undefined ? "—" : row.perFlow.toFixed(1)} |`)
     }
     lines.push("")
-    lines.push("`webhooks` is the dispatcher's polling (no webhook is registered here), `timers` the timers' polling, `timer:<kind>` work a durable timer resumed.")
+    lines.push("`webhooks` is the dispatcher's fan-out of the outbox (no webhook is registered here), `timers` the scheduler's passes, `timer:<kind>` work a durable timer resumed, `signals` the `pg_notify` that wakes other processes' dispatchers.")
+    lines.push("")
+  }
+
+  const idle = ["pg", "sqlite"].map((d) => [d, results[d].idle]).filter(([, x]) => x !== undefined)
+  if (idle.length > 0) {
+    lines.push("## SQL statements while idle (target: none; a counting server left alone after a settling pause; \`metrics\` is the probe's own reads, not counted)")
+    lines.push("")
+    lines.push("| store | seconds | statements | by work | commits (pg_stat_database) | target |")
+    lines.push("|---|---:|---:|---|---:|---|")
+    for (const [d, x] of idle) {
+      const works = Object.entries(x.byWork).map(([w, n]) => `${w} ${n}`).join(", ") || "—"
+      lines.push(`| ${d} | ${x.seconds} | ${x.statements} | ${works} | ${x.commits === undefined ? "—" : x.commits} | ${x.statements === 0 ? "pass" : "miss"} |`)
+    }
     lines.push("")
   }
 

@@ -8,6 +8,14 @@
  *    follows, else the subject waits for the retry schedule (`RetrySchedule`), and after the last
  *    attempt its queue is discarded. A failing subject holds up only itself.
  *
+ * The loops do not poll. The fan-out sleeps until events are appended (the `events` signal: from
+ * this process once its transaction commits, from the others' through PostgreSQL's
+ * `LISTEN/NOTIFY`); the delivery loop until the fan-out queued deliveries, a worker became free or
+ * the earliest retry it scheduled is due. A slow safety sweep (`pollInterval`) picks up what no
+ * signal tells of: leases that ended, retries scheduled by a process that has gone. So with no
+ * webhook at all, or none due, an idle dispatcher issues no statements. (Over memory storage,
+ * which sends no signals, the loops poll every 50 ms.)
+ *
  * Passes read "now" from Effect's `Clock`, so `TestClock` drives the schedule; the pauses between
  * passes run on the real clock. (The `Timers` port runs its handler inside a database
  * transaction; an HTTP call of up to 10 s does not belong there, so the queue is its own timer.)
@@ -30,6 +38,7 @@ import * as Queue from "effect/Queue"
 import * as Counters from "../Counters.js"
 import * as RealTime from "../internal/realTime.js"
 import { make as randomId } from "../RandomIds.js"
+import { SqlDriver } from "../sql/driver/Driver.js"
 import * as Statements from "../sql/driver/Statements.js"
 import * as Workers from "../Workers.js"
 import type { GuardOptions } from "./Guard.js"
@@ -38,8 +47,8 @@ import * as Sender from "./Sender.js"
 /** @since 0.1.0 @category models */
 export interface WebhookOptions extends GuardOptions {
   /**
-   * How often the loops look for work when nothing told them of any (default 50 ms). Notifications
-   * queued by this process are sent at once; this bounds the wait for other processes' ones.
+   * The safety sweep: the longest the loops sleep when nothing tells them of work (default 30 s
+   * on SQL storage, 50 ms on memory storage, which sends no signals).
    */
   readonly pollInterval?: Duration.DurationInput | undefined
   /** How long a receiver has to answer (default 10 s). */
@@ -94,6 +103,9 @@ const make = (options: WebhookOptions) =>
     // Wakes the delivery loop: a notification was queued, or a worker became free.
     const wake = yield* Queue.sliding<void>(1)
     const signal = Queue.offer(wake, undefined)
+    // The earliest retry this process scheduled and has not claimed since: the delivery loop wakes for it.
+    let nextRetry = Infinity
+    const retryAt = (at: number) => Effect.sync(() => void (nextRetry = Math.min(nextRetry, at)))
 
     const fanOut: Effect.Effect<number> = Effect.gen(function*() {
       if (!(yield* fanOutService.pending)) return 0
@@ -121,6 +133,7 @@ const make = (options: WebhookOptions) =>
           : Option.isSome(next)
           ? { _tag: "Retry", at: next.value.getTime() }
           : { _tag: "GiveUp" }
+        if (outcome._tag === "Retry") yield* retryAt(outcome.at)
         yield* queue.record(claimed.lease, {
           deliveryID: head.deliveryID,
           number,
@@ -197,7 +210,8 @@ const make = (options: WebhookOptions) =>
         Effect.catchAllCause((cause) =>
           Effect.logError("webhook delivery failed; the subject will be retried in a minute", cause).pipe(
             Effect.annotateLogs({ webhookID: claimed.lease.subject.webhookID, subject: `${claimed.lease.subject.type}/${claimed.lease.subject.id}` }),
-            Effect.zipRight(Effect.flatMap(Clock.currentTimeMillis, (now) => queue.postpone(claimed.lease.subject, now + 60_000).pipe(Effect.ignore))),
+            Effect.zipRight(Effect.flatMap(Clock.currentTimeMillis, (now) =>
+              queue.postpone(claimed.lease.subject, now + 60_000).pipe(Effect.ignore, Effect.zipRight(retryAt(now + 60_000))))),
             Effect.as(0)
           )
         )
@@ -218,11 +232,14 @@ const make = (options: WebhookOptions) =>
     })
 
     if (options.run !== false) {
-      const pollMs = ms(options.pollInterval, "50 millis")
-      const pause = RealTime.sleep(pollMs)
+      const driver = yield* Effect.serviceOption(SqlDriver)
+      const sweepMs = ms(options.pollInterval, Option.isSome(driver) ? "30 seconds" : "50 millis")
+      const sweep = RealTime.sleep(sweepMs)
+      const appended = yield* Queue.sliding<void>(1)
+      if (Option.isSome(driver)) yield* driver.value.signals.listen("events", () => void Queue.unsafeOffer(appended, undefined))
       yield* fanOut.pipe(
         Effect.catchAllCause((cause) => Effect.logError("webhook fan-out pass failed", cause)),
-        Effect.zipRight(pause),
+        Effect.zipRight(Effect.raceFirst(Queue.take(appended), sweep)),
         Effect.forever,
         Statements.withWork("webhooks"),
         Workers.forkScoped("webhookFanOut")
@@ -234,6 +251,7 @@ const make = (options: WebhookOptions) =>
       const claimFree = Effect.gen(function*() {
         const free = concurrency - busy
         if (free <= 0) return false
+        if (nextRetry <= (yield* Clock.currentTimeMillis)) nextRetry = Infinity
         const subjects = yield* claim(free)
         for (const subject of subjects) {
           busy++
@@ -244,7 +262,9 @@ const make = (options: WebhookOptions) =>
         }
         return subjects.length === free
       })
-      const waitForWork = Effect.raceFirst(Queue.take(wake), pause)
+      // The sleep runs on the real clock; the retry's time is Effect's (the same under a live clock).
+      const waitForWork = Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.raceFirst(Queue.take(wake), RealTime.sleep(Duration.millis(Math.max(0, Math.min(nextRetry - now, sweepMs))))))
       // SQLite and memory answer in the same turn of the event loop, so a claim after each wake would take
       // one subject at a time: a millisecond lets the deliveries that end together free their slots.
       const settle = Option.isSome(sql) && sql.value.onDialectOrElse({ pg: () => true, orElse: () => false })

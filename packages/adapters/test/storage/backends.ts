@@ -58,7 +58,7 @@ export const withManualTimers = (backend: Backend): Layer.Layer<Kassa.Services |
       memoryKassa()
     )
     : Layer.provideMerge(
-      SqlTimers.layer({ pollInterval: "1000 days", lease: "1 second" }).pipe(
+      SqlTimers.layer({ lease: "1 second", run: false }).pipe(
         Layer.map((ctx) => Context.add(ctx, ManualScheduler, Context.get(ctx, SqlTimers.Scheduler)))
       ),
       sqlKassa(backend)

@@ -3,7 +3,8 @@
  * (`Database.layer`), and taken by the stores. On PostgreSQL a transaction's pure writes are held
  * back and sent together, and transactions that only write are batched into one statement; on
  * SQLite transactions that arrive together share one COMMIT. The governance cache (shops,
- * parties, contracts) lives here too, so that every store of one database shares it.
+ * parties, contracts) lives here too, so that every store of one database shares it, and so do
+ * the signals that wake the background loops (`Signals`).
  *
  * An embedder that builds its own `SqlClient` provides `layer` on it.
  *
@@ -16,6 +17,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Governance from "./governance.js"
 import * as GroupCommit from "./groupCommit.js"
+import * as Signals from "./Signals.js"
 import { transaction, unitBatcher } from "./writes.js"
 
 /** Transactions SQLite groups under one COMMIT at most. */
@@ -25,6 +27,8 @@ const MAX_GROUP = 64
 export class SqlDriver extends Context.Tag("kassa/adapters/SqlDriver")<SqlDriver, {
   /** The dialect's transaction; a `SqlError` inside it is a defect. */
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, Exclude<E, SqlError>, R>
+  /** Wake-ups of the background loops, sent once the writes they tell of have committed. */
+  readonly signals: Signals.Signals
   /** @internal The governance cache of the database. */
   readonly governance: Governance.Governance
 }>() {}
@@ -49,7 +53,8 @@ export const layer: Layer.Layer<SqlDriver, never, SqlClient.SqlClient> = Layer.s
         orElse: () => GroupCommit.make(sql, { maxUnits: MAX_GROUP })
       })
     return {
-      transaction: (effect) => sqlErrorsDie(dialectTransaction(effect)),
+      transaction: (effect) => Signals.committing(sqlErrorsDie(dialectTransaction(effect))),
+      signals: yield* Signals.make,
       governance: Governance.make()
     }
   })

@@ -1,7 +1,8 @@
 /**
  * Counts the SQL statements Kassa sends, by the work they are for: the HTTP operation whose
  * request issued them (background work a request starts counts as the request's), a timer
- * (`timer:<kind>`), the timers' polling (`timers`) or the webhook dispatcher (`webhooks`).
+ * (`timer:<kind>`), the timer scheduler's passes (`timers`), the webhook dispatcher (`webhooks`) or the
+ * `pg_notify` that wakes other processes (`signals`).
  * Transactions' `BEGIN` and `COMMIT` are not statements here.
  *
  * Off by default (it costs a little per statement): the server counts with

@@ -16,13 +16,7 @@ const CARD = "4242424242424242"
 type Api = Effect.Effect.Success<ReturnType<typeof TestServer.client>>
 type PaymentPath = { readonly invoiceID: string; readonly paymentID: string }
 
-const headers = (token: string) => ({ "x-request-id": TestServer.requestId(), authorization: `Bearer ${token}` })
-
-const call = (method: "GET" | "POST", path: string, token: string | undefined, body?: unknown) =>
-  TestServer.raw(method, path, {
-    headers: token === undefined ? { "x-request-id": TestServer.requestId() } : headers(token),
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
+const call = TestServer.call
 
 const awaitPayment = (api: Api, path: PaymentPath, done: (status: string) => boolean) =>
   poll(api.Payments.getPaymentByID({ path }), (p) => done(p.status), `payment ${path.invoiceID}/${path.paymentID}`)

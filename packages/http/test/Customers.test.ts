@@ -38,13 +38,7 @@ const declinedCards: ReadonlyArray<{ readonly card: string; readonly path: Reado
 
 const sleepReal = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
-const headers = (token: string | undefined) => ({
-  "x-request-id": TestServer.requestId(),
-  ...(token === undefined ? {} : { authorization: `Bearer ${token}` })
-})
-
-const call = (method: "GET" | "POST" | "DELETE", path: string, token: string | undefined, body?: unknown) =>
-  TestServer.raw(method, path, { headers: headers(token), ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+const call = TestServer.call
 
 /** The error of an effect that must fail; a success fails the test, showing what came back. */
 const failure = <A, E, R>(effect: Effect.Effect<A, E, R>, expected: string) =>

@@ -14,13 +14,7 @@ import * as http from "node:http"
 const JSON_TYPE = "application/json; charset=utf-8"
 const CARD = "4242424242424242"
 
-const headers = (token: string | undefined) => ({
-  "x-request-id": TestServer.requestId(),
-  ...(token === undefined ? {} : { authorization: `Bearer ${token}` })
-})
-
-const call = (method: "GET" | "POST", path: string, token: string | undefined, body?: unknown) =>
-  TestServer.raw(method, path, { headers: headers(token), ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+const call = TestServer.call
 
 const invalidRequest = (response: TestServer.RawResponse, field: string, label = "") => {
   assert.strictEqual(response.status, 400, `${label} ${response.text.slice(0, 300)}`)

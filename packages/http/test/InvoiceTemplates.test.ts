@@ -12,16 +12,7 @@ type CreateParams = InvoiceTemplate.CreateParams
 
 const LIFETIME = { days: 3, months: 0, years: 0 }
 
-const headers = (token: string | undefined) => ({
-  "x-request-id": TestServer.requestId(),
-  ...(token === undefined ? {} : { authorization: `Bearer ${token}` })
-})
-
-const call = (method: "GET" | "POST" | "PUT" | "DELETE", path: string, token: string | undefined, body?: unknown) =>
-  TestServer.raw(method, path, {
-    headers: headers(token),
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
+const call = TestServer.call
 
 const fixed = (amount: number, currency = "RUB") => ({ costType: "InvoiceTemplateLineCostFixed" as const, currency, amount })
 const range = (lowerBound: number, upperBound: number, currency = "RUB") => ({

@@ -44,13 +44,7 @@ const declinedCards: ReadonlyArray<{ readonly card: string; readonly path: Reado
 
 const sleepReal = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
-const headers = (token: string | undefined) => ({
-  "x-request-id": TestServer.requestId(),
-  ...(token === undefined ? {} : { authorization: `Bearer ${token}` })
-})
-
-const call = (method: "GET" | "POST", path: string, token: string | undefined, body?: unknown) =>
-  TestServer.raw(method, path, { headers: headers(token), ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+const call = TestServer.call
 
 const newInvoice = (api: Client, shopID: string, overrides: Partial<Invoice.InvoiceParams> = {}) =>
   Effect.map(

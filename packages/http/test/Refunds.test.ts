@@ -19,10 +19,7 @@ const CARD_MESSAGE = "Declined by the test acquirer: refunds of payments by this
 
 type Api = Effect.Effect.Success<ReturnType<typeof TestServer.client>>
 
-const headers = (token: string) => ({ "x-request-id": TestServer.requestId(), authorization: `Bearer ${token}` })
-
-const call = (method: "GET" | "POST", path: string, token: string, body?: unknown) =>
-  TestServer.raw(method, path, { headers: headers(token), ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+const call = TestServer.call
 
 interface PayOptions {
   readonly amount?: number

@@ -16,13 +16,7 @@ const CVV = "987"
 const CVV_ALONE = /(?<![0-9A-Za-z])987(?![0-9A-Za-z])/
 const TOKEN_LIFETIME_MS = 64 * 60_000
 
-const headers = (token: string | undefined) => ({
-  "x-request-id": TestServer.requestId(),
-  ...(token === undefined ? {} : { authorization: `Bearer ${token}` })
-})
-
-const call = (method: "GET" | "POST", path: string, token: string | undefined, body?: unknown) =>
-  TestServer.raw(method, path, { headers: headers(token), ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+const call = TestServer.call
 
 const RESOURCES = "/v2/processing/payment-resources"
 

@@ -3,11 +3,7 @@ import { Dialects, Fixtures, TestServer } from "@kassa/testing"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 
-const call = (method: "GET" | "POST", path: string, token: string, body?: unknown) =>
-  TestServer.raw(method, path, {
-    headers: { "x-request-id": TestServer.requestId(), authorization: `Bearer ${token}` },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
+const call = TestServer.call
 
 const CARD = "4242424242424242"
 

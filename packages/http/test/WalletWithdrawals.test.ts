@@ -5,35 +5,10 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Dialects, Expect, Fixtures, TestServer } from "@kassa/testing"
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { created, future, operator, refused } from "./support/WalletCalls.js"
 
-const JSON_TYPE = "application/json; charset=utf-8"
-
-type Method = "GET" | "POST" | "PUT"
-
-const call = (method: Method, path: string, token: string, body?: unknown) =>
-  TestServer.raw(method, path, {
-    headers: { "x-request-id": TestServer.requestId(), authorization: `Bearer ${token}` },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-
-const operator = (method: Method, path: string, body?: unknown) =>
-  Effect.flatMap(Fixtures.operatorToken, (token) => call(method, `/admin/v1/wallet${path}`, token, body))
-
-const refused = (response: TestServer.RawResponse, message: string) => {
-  assert.strictEqual(response.status, 422, `${message}: ${response.text}`)
-  assert.deepStrictEqual(response.json, { message })
-  assert.strictEqual(response.headers["content-type"], JSON_TYPE)
-}
-
-const created = (response: TestServer.RawResponse, status: number, base: string) => {
-  assert.strictEqual(response.status, status, response.text)
-  assert.strictEqual(response.headers.location, `${base}/${response.json.id}`)
-  return response.json
-}
-
-const future = (ms: number) => Effect.map(Clock.currentTimeMillis, (now) => new Date(now + ms).toISOString())
+const call = TestServer.call
 const rub = (amount: number) => ({ amount, currency: "RUB" })
 
 const identityOf = (apiKey: string, provider = "test") =>

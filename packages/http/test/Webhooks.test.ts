@@ -12,13 +12,7 @@ import { createPublicKey } from "node:crypto"
 const JSON_TYPE = "application/json; charset=utf-8"
 const PEM = /^-----BEGIN PUBLIC KEY-----\n(?:[A-Za-z0-9+/]{64}\n)+[A-Za-z0-9+/=]{1,64}\n-----END PUBLIC KEY-----$/
 
-const headers = (token: string) => ({
-  "x-request-id": TestServer.requestId(),
-  authorization: `Bearer ${token}`,
-  "content-type": "application/json"
-})
-const call = (method: "GET" | "POST" | "DELETE", path: string, token: string, body?: unknown) =>
-  TestServer.raw(method, path, { headers: headers(token), ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+const call = TestServer.call
 
 const invoiceScope = (shopID: string, eventTypes: ReadonlyArray<string> = ["InvoiceCreated", "InvoicePaid"]) => ({
   topic: "InvoicesTopic",

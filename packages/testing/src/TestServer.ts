@@ -38,6 +38,12 @@ export const client = (token?: string) =>
     })
   })
 
+/** `X-Request-ID` and, when given, the bearer token. @since 0.1.0 */
+export const headers = (token?: string): Record<string, string> => ({
+  "x-request-id": requestId(),
+  ...(token === undefined ? {} : { authorization: `Bearer ${token}` })
+})
+
 /** @since 0.1.0 @category models */
 export interface RawResponse {
   readonly status: number
@@ -78,3 +84,15 @@ export const raw = (
     const result: RawResponse = { status: response.status, headers: response.headers, text, json }
     return result
   }).pipe(Effect.scoped, Effect.orDie)
+
+/**
+ * A raw request with a fresh `X-Request-ID`, the bearer token when given, and `body` as JSON.
+ *
+ * @since 0.1.0
+ */
+export const call = (
+  method: "GET" | "POST" | "PUT" | "DELETE" | "PATCH",
+  path: string,
+  token?: string,
+  body?: unknown
+) => raw(method, path, { headers: headers(token), ...(body === undefined ? {} : { body: JSON.stringify(body) }) })

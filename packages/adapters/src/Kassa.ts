@@ -34,6 +34,7 @@ import {
   ShopService,
   W2WService,
   WalletService,
+  WalletWebhookService,
   WebhookService,
   WithdrawalService
 } from "@kassa/core"
@@ -105,7 +106,8 @@ export const services = Layer.mergeAll(
   DepositService.DepositService.Default,
   W2WService.W2WService.Default,
   DestinationService.DestinationService.Default,
-  WithdrawalService.WithdrawalService.Default
+  WithdrawalService.WithdrawalService.Default,
+  WalletWebhookService.WalletWebhookService.Default
 )
 
 /** What core's services are: what handlers and embedders call. @since 0.1.0 @category models */

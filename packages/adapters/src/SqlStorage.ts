@@ -28,6 +28,7 @@ import * as SqlW2WTransfers from "./SqlW2WTransfers.js"
 import * as SqlDestinations from "./SqlDestinations.js"
 import * as SqlWithdrawals from "./SqlWithdrawals.js"
 import * as SqlWalletGrants from "./SqlWalletGrants.js"
+import * as SqlWalletWebhooks from "./SqlWalletWebhooks.js"
 import * as SqlWallets from "./SqlWallets.js"
 import * as SqlWebhookKeys from "./SqlWebhookKeys.js"
 import * as SqlWebhooks from "./SqlWebhooks.js"
@@ -55,6 +56,6 @@ export const layer = (options?: SqlTimers.SchedulerOptions) =>
     SqlTimers.layer(options)
   ).pipe(
     Layer.merge(Layer.mergeAll(SqlIdentities.layer, SqlWallets.layer, SqlDeposits.layer, SqlW2WTransfers.layer, SqlWalletGrants.layer)),
-    Layer.merge(Layer.mergeAll(SqlDestinations.layer, SqlWithdrawals.layer)),
+    Layer.merge(Layer.mergeAll(SqlDestinations.layer, SqlWithdrawals.layer, SqlWalletWebhooks.layer)),
     (ports) => Layer.provideMerge(SqlRequestReplays.layer, ports)
   )

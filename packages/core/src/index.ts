@@ -170,6 +170,12 @@ export * as WalletAccount from "./wallet/WalletAccount.js"
 /** @since 0.1.0 */
 export * as WalletService from "./wallet/WalletService.js"
 /** @since 0.1.0 */
+export * as WalletWebhook from "./wallet-webhook/WalletWebhook.js"
+/** @since 0.1.0 */
+export * as WalletWebhookService from "./wallet-webhook/WalletWebhookService.js"
+/** @since 0.1.0 */
+export * as WalletNotifications from "./wallet-webhook/WalletNotifications.js"
+/** @since 0.1.0 */
 export * as Movement from "./movement/Movement.js"
 /** @since 0.1.0 */
 export * as Deposit from "./deposit/Deposit.js"

@@ -157,7 +157,11 @@ const served = new Set<string>([
   "storeBankCard",
   "getBankCard",
   "getCurrency",
-  "getResidence"
+  "getResidence",
+  "createWebhook",
+  "getWebhooks",
+  "getWebhookByID",
+  "deleteWebhookByID"
 ])
 
 for (const dialect of Dialects.dialects()) {

@@ -35,6 +35,7 @@ import * as MemoryTransactions from "./MemoryTransactions.js"
 import * as MemoryW2WTransfers from "./MemoryW2WTransfers.js"
 import * as MemoryWalletGrants from "./MemoryWalletGrants.js"
 import * as MemoryWallets from "./MemoryWallets.js"
+import * as MemoryWalletWebhooks from "./MemoryWalletWebhooks.js"
 import * as MemoryWebhookKeys from "./MemoryWebhookKeys.js"
 import * as MemoryWebhooks from "./MemoryWebhooks.js"
 import * as MemoryWithdrawals from "./MemoryWithdrawals.js"
@@ -78,7 +79,8 @@ export const storage = (options: Options) =>
       MemoryW2WTransfers.layerMemory,
       MemoryWalletGrants.layerMemory,
       MemoryDestinations.layerMemory,
-      MemoryWithdrawals.layerMemory
+      MemoryWithdrawals.layerMemory,
+      MemoryWalletWebhooks.layerMemory
     )),
     Layer.merge(Layer.mergeAll(MemoryReferenceData.layerMemory(options.reference), MemoryIds.layerMemory))
   )

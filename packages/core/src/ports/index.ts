@@ -43,6 +43,7 @@ export * from "./WalletRepository.js"
 export * from "./DepositRepository.js"
 export * from "./W2WTransferRepository.js"
 export * from "./WalletGrantRepository.js"
+export * from "./WalletWebhookRepository.js"
 /** @since 0.1.0 */
 export * from "./PayoutProvider.js"
 /** @since 0.1.0 */

@@ -16,7 +16,6 @@ import { Ids } from "../ports/Ids.js"
 import { Transactions } from "../ports/Transactions.js"
 import { WebhookDeliveries } from "../ports/WebhookDeliveries.js"
 import { WebhookKeyRepository } from "../ports/WebhookKeyRepository.js"
-import { WebhookKeys } from "../ports/WebhookKeys.js"
 import { WebhookRepository } from "../ports/WebhookRepository.js"
 import { WebhookUrlGuard } from "../ports/WebhookUrlGuard.js"
 import { ShopService } from "../shop/ShopService.js"
@@ -29,7 +28,8 @@ import {
   type WebhookParams,
   type WebhookRecord
 } from "./Webhook.js"
-import { type PartyWebhookKey, rotated } from "./WebhookKey.js"
+import * as PartyKeys from "./PartyKeys.js"
+import { rotated } from "./WebhookKey.js"
 
 /** The most deliveries one read answers. @since 0.1.0 */
 export const MAX_DELIVERIES_PER_READ = 1000
@@ -38,7 +38,6 @@ export const MAX_DELIVERIES_PER_READ = 1000
 export class WebhookService extends Effect.Service<WebhookService>()("kassa/WebhookService", {
   effect: Effect.gen(function*() {
     const webhooks = yield* WebhookRepository
-    const keys = yield* WebhookKeys
     const partyKeys = yield* WebhookKeyRepository
     const guard = yield* WebhookUrlGuard
     const deliveries = yield* WebhookDeliveries
@@ -49,25 +48,7 @@ export class WebhookService extends Effect.Service<WebhookService>()("kassa/Webh
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
     const limitOf = (topic: string) => (topic === "InvoicesTopic" ? MAX_INVOICE_WEBHOOKS_PER_SHOP : undefined)
 
-    const newKey = (partyID: PartyID) =>
-      Effect.gen(function*() {
-        const generated = yield* keys.generate
-        const key: PartyWebhookKey = {
-          id: yield* ids.next,
-          partyID,
-          publicKey: generated.publicKeyPem,
-          privateKeyRef: generated.privateKeyRef,
-          createdAt: yield* now
-        }
-        return key
-      })
-
-    /** The party's key pair, made with its first webhook (generating one costs tens of milliseconds). */
-    const partyKey = (partyID: PartyID) =>
-      Effect.flatMap(partyKeys.current(partyID), Option.match({
-        onSome: Effect.succeed,
-        onNone: () => Effect.flatMap(newKey(partyID), partyKeys.insertIfAbsent)
-      }))
+    const { current: partyKey, newKey } = yield* PartyKeys.make
 
     /**
      * Creates a webhook for the caller's party: `partyID`, when given, must be the caller's

@@ -32,6 +32,7 @@ import {
   RefundService,
   Settings,
   ShopService,
+  ReportService,
   W2WService,
   WalletService,
   WebhookService,
@@ -105,7 +106,8 @@ export const services = Layer.mergeAll(
   DepositService.DepositService.Default,
   W2WService.W2WService.Default,
   DestinationService.DestinationService.Default,
-  WithdrawalService.WithdrawalService.Default
+  WithdrawalService.WithdrawalService.Default,
+  ReportService.ReportService.Default
 )
 
 /** What core's services are: what handlers and embedders call. @since 0.1.0 @category models */

@@ -33,6 +33,7 @@ import wallets from "./internal/migrations/0021_wallets.js"
 import bankCardTokens from "./internal/migrations/0022_bank_card_tokens.js"
 import walletGrants from "./internal/migrations/0023_wallet_grants.js"
 import withdrawals from "./internal/migrations/0024_withdrawals.js"
+import reports from "./internal/migrations/0025_reports.js"
 import { IntColumn, reader } from "./internal/rows.js"
 
 const all = {
@@ -59,7 +60,8 @@ const all = {
   "0021_wallets": wallets,
   "0022_bank_card_tokens": bankCardTokens,
   "0023_wallet_grants": walletGrants,
-  "0024_withdrawals": withdrawals
+  "0024_withdrawals": withdrawals,
+  "0025_reports": reports
 }
 
 const migrations = Migrator.fromRecord(all)

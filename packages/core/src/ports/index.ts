@@ -41,6 +41,7 @@ export * from "./SearchTokens.js"
 export * from "./IdentityRepository.js"
 export * from "./WalletRepository.js"
 export * from "./DepositRepository.js"
+export * from "./ReportRepository.js"
 export * from "./W2WTransferRepository.js"
 export * from "./WalletGrantRepository.js"
 /** @since 0.1.0 */

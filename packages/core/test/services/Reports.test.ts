@@ -4,6 +4,7 @@
  * report is not found; a download link opens its file until it expires after 60 s.
  */
 import { assert, describe, it } from "@effect/vitest"
+import { IdentityService } from "@kassa/core/identity/IdentityService"
 import { LINK_TTL_MS, ReportService } from "@kassa/core/report/ReportService"
 import { WithdrawalService } from "@kassa/core/withdrawal/WithdrawalService"
 import * as Effect from "effect/Effect"
@@ -67,6 +68,13 @@ describe("ReportService", () => {
         yield* Effect.flip(s.create(m.partyID, w.identityID, { reportType: "withdrawalRegistry", fromTime: to, toTime: from })),
         { _tag: "InvalidParameter", errorType: "NotInRange" }
       )
+      // a blocked identity makes no reports; its made ones stay readable
+      yield* (yield* IdentityService).setBlocked(w.identityID, true)
+      assert.strictEqual(
+        yield* refusal(s.create(m.partyID, w.identityID, { reportType: "withdrawalRegistry", fromTime: from, toTime: to })),
+        "Identity inaccessible"
+      )
+      assert.strictEqual((yield* s.get(m.partyID, w.identityID, r.id)).status, "created")
     }).pipe(Effect.provide(MemoryKassa.layer)))
 
   it.effect("a download link works for 60 s, then is refused; a forged one is refused", () =>

@@ -32,6 +32,7 @@ import {
   RefundService,
   Settings,
   ShopService,
+  ReportService,
   W2WService,
   WalletService,
   WalletWebhookService,
@@ -107,7 +108,8 @@ export const services = Layer.mergeAll(
   W2WService.W2WService.Default,
   DestinationService.DestinationService.Default,
   WithdrawalService.WithdrawalService.Default,
-  WalletWebhookService.WalletWebhookService.Default
+  WalletWebhookService.WalletWebhookService.Default,
+  ReportService.ReportService.Default
 )
 
 /** What core's services are: what handlers and embedders call. @since 0.1.0 @category models */

@@ -34,6 +34,7 @@ import bankCardTokens from "./internal/migrations/0022_bank_card_tokens.js"
 import walletGrants from "./internal/migrations/0023_wallet_grants.js"
 import withdrawals from "./internal/migrations/0024_withdrawals.js"
 import walletWebhooks from "./internal/migrations/0025_wallet_webhooks.js"
+import reports from "./internal/migrations/0026_reports.js"
 import { IntColumn, reader } from "./internal/rows.js"
 
 const all = {
@@ -61,7 +62,8 @@ const all = {
   "0022_bank_card_tokens": bankCardTokens,
   "0023_wallet_grants": walletGrants,
   "0024_withdrawals": withdrawals,
-  "0025_wallet_webhooks": walletWebhooks
+  "0025_wallet_webhooks": walletWebhooks,
+  "0026_reports": reports
 }
 
 const migrations = Migrator.fromRecord(all)

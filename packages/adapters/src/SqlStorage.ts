@@ -24,6 +24,7 @@ import * as SqlRequestReplays from "./SqlRequestReplays.js"
 import * as SqlShops from "./SqlShops.js"
 import * as SqlTimers from "./SqlTimers.js"
 import * as SqlTransactions from "./SqlTransactions.js"
+import * as SqlReports from "./SqlReports.js"
 import * as SqlW2WTransfers from "./SqlW2WTransfers.js"
 import * as SqlDestinations from "./SqlDestinations.js"
 import * as SqlWithdrawals from "./SqlWithdrawals.js"
@@ -56,6 +57,6 @@ export const layer = (options?: SqlTimers.SchedulerOptions) =>
     SqlTimers.layer(options)
   ).pipe(
     Layer.merge(Layer.mergeAll(SqlIdentities.layer, SqlWallets.layer, SqlDeposits.layer, SqlW2WTransfers.layer, SqlWalletGrants.layer)),
-    Layer.merge(Layer.mergeAll(SqlDestinations.layer, SqlWithdrawals.layer, SqlWalletWebhooks.layer)),
+    Layer.merge(Layer.mergeAll(SqlDestinations.layer, SqlWithdrawals.layer, SqlWalletWebhooks.layer, SqlReports.layer)),
     (ports) => Layer.provideMerge(SqlRequestReplays.layer, ports)
   )

@@ -127,7 +127,7 @@ export const rotate = (dataDir: string): string => {
   }
 }
 
-const KINDS = new Set(["api-key", "operator", "access", "wallet-grant", "destination-grant", "withdrawal-quote"])
+const KINDS = new Set(["api-key", "operator", "access", "wallet-grant", "destination-grant", "withdrawal-quote", "file-download"])
 const RESOURCES = new Set(["invoice", "invoiceTemplate", "customer"])
 
 const parseJson = (part: string): unknown => {
@@ -201,6 +201,9 @@ export const make = (keys: ReadonlyArray<SigningKey>): Jwt["Type"] => {
       (typeof claims.walletID !== "string" || !isCash(claims.cashFrom) || !isCash(claims.cashTo) || typeof claims.exp !== "number" ||
         (claims.destinationID !== undefined && typeof claims.destinationID !== "string"))
     ) return "Malformed withdrawal quote"
+    if (claims.kind === "file-download" && (typeof claims.fileID !== "string" || typeof claims.exp !== "number")) {
+      return "Malformed download link"
+    }
     return claims
   }
 

@@ -196,4 +196,8 @@ export * as WithdrawalTerms from "./withdrawal/WithdrawalTerms.js"
 /** @since 0.1.0 */
 export * as WithdrawalService from "./withdrawal/WithdrawalService.js"
 /** @since 0.1.0 */
+export * as Report from "./report/Report.js"
+/** @since 0.1.0 */
+export * as ReportService from "./report/ReportService.js"
+/** @since 0.1.0 */
 export * as Quote from "./withdrawal/Quote.js"

@@ -25,13 +25,13 @@ const metricsPort = await new Promise<number>((resolve) => {
 
 for (const dialect of Dialects.dialects()) {
   layer(TestServer.layer(dialect), { timeout: "60 seconds" })(`Metrics [${dialect}]`, (it) => {
-    it.effect("every route has an operation name: docs, 3ds, health, metrics, notFound", () =>
+    it.effect("every route has an operation name: docs, 3ds, download, health, metrics, notFound", () =>
       Effect.gen(function*() {
-        for (const path of ["/openapi.json", "/docs", "/3ds/nothing", "/health", "/health/live", "/metrics", "/no/such/route"]) {
+        for (const path of ["/openapi.json", "/docs", "/3ds/nothing", "/downloads/forged", "/health", "/health/live", "/metrics", "/no/such/route"]) {
           yield* TestServer.raw("GET", path, { headers: headers() })
         }
         const text = (yield* TestServer.raw("GET", "/metrics")).text
-        for (const [operation, status] of [["docs", 200], ["3ds", 404], ["health", 200], ["metrics", 200], ["notFound", 404]] as const) {
+        for (const [operation, status] of [["docs", 200], ["3ds", 404], ["download", 403], ["health", 200], ["metrics", 200], ["notFound", 404]] as const) {
           assert.isAtLeast(sample(text, `kassa_http_requests_total{operation="${operation}",status="${status}"}`) ?? 0, 1, operation)
         }
         assert.notInclude(text, `operation="unknown"`)

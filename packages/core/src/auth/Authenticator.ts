@@ -24,7 +24,8 @@ export class Authenticator extends Effect.Service<Authenticator>()("kassa/Authen
           return Principal.AccessToken({ partyID: claims.sub, resource: claims.resource, resourceID: claims.resourceID })
         }
         // a grant opens no API: it goes with a request made by an API key
-        if (claims.kind === "wallet-grant" || claims.kind === "destination-grant" || claims.kind === "withdrawal-quote") return yield* new Unauthorized({ message: "A grant is no API key" })
+        if (claims.kind === "wallet-grant" || claims.kind === "destination-grant" || claims.kind === "withdrawal-quote" || claims.kind === "file-download"
+        ) return yield* new Unauthorized({ message: "A grant is no API key" })
         const key = yield* keys.findById(claims.jti)
         if (
           Option.isNone(key) || key.value.revokedAt !== undefined || key.value.kind !== claims.kind ||

@@ -32,6 +32,7 @@ import * as MemoryShops from "./MemoryShops.js"
 import * as MemoryStore from "./MemoryStore.js"
 import * as MemoryTimers from "./MemoryTimers.js"
 import * as MemoryTransactions from "./MemoryTransactions.js"
+import * as MemoryReports from "./MemoryReports.js"
 import * as MemoryW2WTransfers from "./MemoryW2WTransfers.js"
 import * as MemoryWalletGrants from "./MemoryWalletGrants.js"
 import * as MemoryWallets from "./MemoryWallets.js"
@@ -80,7 +81,8 @@ export const storage = (options: Options) =>
       MemoryWalletGrants.layerMemory,
       MemoryDestinations.layerMemory,
       MemoryWithdrawals.layerMemory,
-      MemoryWalletWebhooks.layerMemory
+      MemoryWalletWebhooks.layerMemory,
+      MemoryReports.layerMemory
     )),
     Layer.merge(Layer.mergeAll(MemoryReferenceData.layerMemory(options.reference), MemoryIds.layerMemory))
   )

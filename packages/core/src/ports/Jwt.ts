@@ -45,6 +45,13 @@ export type TokenClaims =
     readonly cashFrom: { readonly amount: number; readonly currency: string }
     readonly cashTo: { readonly amount: number; readonly currency: string }
   }
+  | {
+    /** A download link of a report's file, until the token expires. */
+    readonly kind: "file-download"
+    readonly sub: string
+    readonly jti: string
+    readonly fileID: string
+  }
 
 /** Verified claims with their times (seconds since the epoch). @since 0.1.0 @category models */
 export type VerifiedClaims = TokenClaims & { readonly iat: number; readonly exp?: number | undefined }

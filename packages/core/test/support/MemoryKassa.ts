@@ -25,6 +25,7 @@ import { ShopService } from "@kassa/core/shop/ShopService"
 import { PaymentResources } from "@kassa/core/tokenization/PaymentResources"
 import { W2WService } from "@kassa/core/transfer/W2WService"
 import { WalletService } from "@kassa/core/wallet/WalletService"
+import { ReportService } from "@kassa/core/report/ReportService"
 import { WithdrawalService } from "@kassa/core/withdrawal/WithdrawalService"
 import * as Chunk from "effect/Chunk"
 import type * as Duration from "effect/Duration"
@@ -54,7 +55,8 @@ export const services = Layer.mergeAll(
   W2WService.Default,
   BankCards.Default,
   DestinationService.Default,
-  WithdrawalService.Default
+  WithdrawalService.Default,
+  ReportService.Default
 )
 
 /** A new, empty Kassa in memory, its clock at `START`. */

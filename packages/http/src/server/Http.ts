@@ -15,6 +15,7 @@ import * as Layer from "effect/Layer"
 import { KassaApi } from "../api/KassaApi.js"
 import * as Auth from "./Auth.js"
 import * as Docs from "./Docs.js"
+import * as Downloads from "./Downloads.js"
 import * as Envelope from "./Envelope.js"
 import * as Health from "./Health.js"
 import * as Admin from "./handlers/Admin.js"
@@ -57,7 +58,8 @@ export const app = Layer.mergeAll(
   Routes.layer,
   Health.layer,
   MetricsEndpoint.layer,
-  ThreeDSecure.layer
+  ThreeDSecure.layer,
+  Downloads.layer
 ).pipe(Layer.provideMerge(api), Layer.provideMerge(Metrics.layer))
 
 /**

@@ -25,6 +25,8 @@ const plainRoute = (path: string): string =>
     ? "docs"
     : path.startsWith("/3ds/")
     ? "3ds"
+    : path.startsWith("/downloads/")
+    ? "download"
     : path === "/health" || path.startsWith("/health/")
     ? "health"
     : path === "/metrics"

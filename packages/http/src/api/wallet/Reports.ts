@@ -8,7 +8,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Time } from "@kassa/core"
 import * as Schema from "effect/Schema"
-import { NotFound } from "./Errors.js"
+import { InvalidOperationParameters, NotFound } from "./Errors.js"
 import { Id, Int64, PartyIdQuery } from "./Params.js"
 import { WalletAuthentication } from "./Security.js"
 
@@ -44,6 +44,7 @@ export class ReportsGroup extends HttpApiGroup.make("WalletReports")
       .setUrlParams(Schema.Struct({ partyID: PartyIdQuery }))
       .setPayload(ReportParams)
       .addSuccess(Report, { status: 201 })
+      .addError(InvalidOperationParameters)
   )
   .add(
     HttpApiEndpoint.get("getReports", "/identities/:identityID/reports")
@@ -55,6 +56,7 @@ export class ReportsGroup extends HttpApiGroup.make("WalletReports")
         type: Schema.optional(ReportType)
       }))
       .addSuccess(Schema.Array(Report))
+      .addError(InvalidOperationParameters)
   )
   .add(
     HttpApiEndpoint.get("getReport", "/identities/:identityID/reports/:reportID")

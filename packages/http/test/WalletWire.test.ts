@@ -114,60 +114,6 @@ const operations = (validUntil: string): ReadonlyArray<readonly [string, Method,
   ["getBankCard", "GET", "/payres/v0/bank-cards/tok"]
 ]
 
-/** Operations whose domain is served: answered by their own tests, not with 501. */
-const served = new Set<string>([
-  "listIdentities",
-  "createIdentity",
-  "getIdentity",
-  "getWithdrawalMethods",
-  "listIdentityChallenges",
-  "startIdentityChallenge",
-  "getIdentityChallenge",
-  "pollIdentityChallengeEvents",
-  "getIdentityChallengeEvent",
-  "listProviders",
-  "getProvider",
-  "listProviderIdentityClasses",
-  "getProviderIdentityClass",
-  "listProviderIdentityLevels",
-  "getProviderIdentityLevel",
-  "listWallets",
-  "createWallet",
-  "getWallet",
-  "getWalletByExternalID",
-  "getWalletAccount",
-  "issueWalletGrant",
-  "listDeposits",
-  "listDepositReverts",
-  "listDepositAdjustments",
-  "createW2WTransfer",
-  "getW2WTransfer",
-  "listDestinations",
-  "createDestination",
-  "getDestination",
-  "getDestinationByExternalID",
-  "issueDestinationGrant",
-  "createQuote",
-  "listWithdrawals",
-  "createWithdrawal",
-  "getWithdrawal",
-  "getWithdrawalByExternalID",
-  "pollWithdrawalEvents",
-  "getWithdrawalEvents",
-  "createReport",
-  "getReports",
-  "getReport",
-  "downloadFile",
-  "storeBankCard",
-  "getBankCard",
-  "getCurrency",
-  "getResidence",
-  "createWebhook",
-  "getWebhooks",
-  "getWebhookByID",
-  "deleteWebhookByID"
-])
-
 for (const dialect of Dialects.dialects()) {
   layer(TestServer.layer(dialect), { timeout: "60 seconds" })(`Wallet wire [${dialect}]`, (it) => {
     it.effect("every wallet and card-token operation needs the party's API key: 401 without a body", () =>
@@ -199,18 +145,16 @@ for (const dialect of Dialects.dialects()) {
         assert.strictEqual(bare.status, 401)
       }))
 
-    it.effect("operations whose domain is not built answer 501 {message} naming the operation", () =>
+    it.effect("every operation is served: none answers 501 or 500, each answers JSON or no body", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()
         const all = operations(yield* future(1))
         assert.strictEqual(all.length, 50)
         assert.strictEqual(new Set(all.map(([name]) => name)).size, 50)
         for (const [name, method, path, body] of all) {
-          if (served.has(name)) continue
           const answer = yield* call(method, path, m.apiKey, body)
-          assert.strictEqual(answer.status, 501, `${name} ${answer.text}`)
-          assert.deepStrictEqual(answer.json, { message: `not implemented: ${name}` })
-          assert.strictEqual(answer.headers["content-type"], "application/json; charset=utf-8")
+          assert.isBelow(answer.status, 500, `${name} ${answer.text}`)
+          if (answer.text !== "") assert.strictEqual(answer.headers["content-type"], "application/json; charset=utf-8", name)
         }
       }))
 

@@ -171,11 +171,3 @@ export const recover = (operation: string) => (cause: Cause.Cause<unknown>) => {
   const answered = answer(f)
   return answered === undefined ? Effect.failCause(cause) : Effect.succeed(answered)
 }
-
-/**
- * The honest answer of an operation whose domain is not built yet: 501 `{message}`.
- *
- * @since 0.1.0
- */
-export const notImplemented = (operation: string) =>
-  Effect.succeed(json(501, { message: `not implemented: ${operation}` }))

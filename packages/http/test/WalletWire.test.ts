@@ -291,7 +291,7 @@ for (const dialect of Dialects.dialects()) {
         const file = join(mkdtempSync(join(tmpdir(), "kassa-wallet-")), "openapi.json")
         writeFileSync(file, doc.text)
         const report = execFileSync(process.execPath, [
-          join(__dirname, "../../../../shared/tools/spec-coverage.mjs"),
+          join(__dirname, "../../../tools/spec-coverage.mjs"),
           file,
           "--verbose"
         ], { encoding: "utf8" })

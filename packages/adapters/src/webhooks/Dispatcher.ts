@@ -44,6 +44,9 @@ import * as Workers from "../Workers.js"
 import type { GuardOptions } from "./Guard.js"
 import * as Sender from "./Sender.js"
 
+/** How long the fan-out lets appended events gather once woken. */
+const GATHER = Duration.millis(20)
+
 /** @since 0.1.0 @category models */
 export interface WebhookOptions extends GuardOptions {
   /**
@@ -239,7 +242,8 @@ const make = (options: WebhookOptions) =>
       if (Option.isSome(driver)) yield* driver.value.signals.listen("events", () => void Queue.unsafeOffer(appended, undefined))
       yield* fanOut.pipe(
         Effect.catchAllCause((cause) => Effect.logError("webhook fan-out pass failed", cause)),
-        Effect.zipRight(Effect.raceFirst(Queue.take(appended), sweep)),
+        // Once woken, a short gathering lets a busy server's events go out in one pass, not one each.
+        Effect.zipRight(Effect.raceFirst(Effect.zipRight(Queue.take(appended), RealTime.sleep(GATHER)), sweep)),
         Effect.forever,
         Statements.withWork("webhooks"),
         Workers.forkScoped("webhookFanOut")

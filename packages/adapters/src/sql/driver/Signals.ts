@@ -22,6 +22,7 @@ import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { make as randomId } from "../../RandomIds.js"
+import * as RealTime from "../../internal/realTime.js"
 import { withWork } from "./Statements.js"
 
 /**
@@ -46,6 +47,9 @@ export interface Signals {
 
 /** The PostgreSQL channel of `events` (shared by every Kassa on the database). */
 const PG_CHANNEL = "kassa_events"
+
+/** How long signals raised after one gather into its `NOTIFY`. */
+const GATHER = "20 millis"
 
 /** @internal The signals held by the outermost transaction of the fiber, to send once it commits. */
 export const heldSignals = FiberRef.unsafeMake<Array<() => void> | undefined>(undefined)
@@ -101,6 +105,8 @@ export const make: Effect.Effect<Signals, never, Scope.Scope> = Effect.gen(funct
     const pending = yield* Queue.sliding<void>(1)
     sendRemote = () => void Queue.unsafeOffer(pending, undefined)
     yield* Queue.take(pending).pipe(
+      // at most one NOTIFY per gathering: a busy server's signals go out together
+      Effect.zipRight(RealTime.sleep(GATHER)),
       // (not `PgClient.notify`, whose `NOTIFY channel, $1` the server refuses: NOTIFY takes no parameters)
       Effect.zipRight(client`SELECT pg_notify(${PG_CHANNEL}, ${self})`),
       Effect.catchAllCause((cause) => Effect.logWarning("NOTIFY failed; other processes' sweeps take over", cause)),

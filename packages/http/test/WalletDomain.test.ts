@@ -4,6 +4,7 @@
  * operator's deposits, reverts, adjustments, challenge decisions and blocking.
  */
 import { assert, layer } from "@effect/vitest"
+import { ApiKeyService } from "@kassa/core"
 import { Dialects, Expect, Fixtures, TestServer } from "@kassa/testing"
 import * as Effect from "effect/Effect"
 import { created, future, operator, refused } from "./support/WalletCalls.js"
@@ -79,6 +80,17 @@ for (const dialect of Dialects.dialects()) {
         refused(yield* call("POST", "/wallet/v0/identities", m.apiKey, { name: "x", provider: "nope" }), "No such provider")
         refused(yield* call("POST", "/wallet/v0/identities", m.apiKey, { name: "x", provider: "test", class: "company" }), "No such identity class")
         refused(yield* call("POST", "/wallet/v0/identities", m.apiKey, { name: "x", provider: "test", partyID: other.partyID }), "Party inaccessible")
+        // a key an embedder issued through core for a party nobody onboarded
+        const unknown = yield* (yield* ApiKeyService.ApiKeyService).issue("never-onboarded")
+        refused(yield* call("POST", "/wallet/v0/identities", unknown.token, { name: "x", provider: "test" }), "Party does not exist")
+        // the operator blocks, then suspends, the party: its identities are out of reach, nothing is written
+        const standing = (command: string) => Effect.flatMap(Fixtures.operatorToken, (token) => call("PUT", `/admin/v1/parties/${other.partyID}/${command}`, token))
+        for (const [command, undo] of [["block", "unblock"], ["suspend", "activate"]] as const) {
+          assert.strictEqual((yield* standing(command)).status, 204)
+          refused(yield* call("POST", "/wallet/v0/identities", other.apiKey, { name: "x", provider: "test", externalID: "blocked" }), "Identity inaccessible")
+          assert.strictEqual((yield* standing(undo)).status, 204)
+        }
+        assert.deepStrictEqual((yield* call("GET", "/wallet/v0/identities", other.apiKey)).json, { result: [] })
 
         assert.deepStrictEqual((yield* call("GET", `/wallet/v0/identities/${first.id}`, m.apiKey)).json, first)
         const theirs = yield* call("GET", `/wallet/v0/identities/${first.id}`, other.apiKey)

@@ -232,6 +232,9 @@ for (const dialect of Dialects.dialects()) {
         refused(yield* send({ ...ok, destination: unauthorized.id }), "Destination unauthorized")
         const live = yield* destinationOf(m.apiKey, "4242424242424242", "RUB", "live")
         refused(yield* send({ ...ok, destination: live.id }), "This wallet and destination cannot be used together")
+        // the card token was stored (its payment system is known), but the payout provider knows no issuer of its BIN
+        const unknownIssuer = yield* destinationOf(m.apiKey, "4000020000000000")
+        refused(yield* send({ ...ok, destination: unknownIssuer.id }), "Unknown card issuer")
         const eur = yield* walletOf(m.apiKey, "EUR")
         const eurCard = yield* destinationOf(m.apiKey, "4242424242424242", "EUR")
         refused(yield* send({ wallet: eur.id, destination: eurCard.id, body: { amount: 1000, currency: "EUR" } }), "Forbidden currency")
@@ -298,6 +301,8 @@ for (const dialect of Dialects.dialects()) {
         refused(yield* quoteOf({ ...params, destinationID: unauthorized.id }), "Destination unauthorized")
         const live = yield* destinationOf(m.apiKey, "4242424242424242", "RUB", "live")
         refused(yield* quoteOf({ ...params, currencyTo: "RUB", destinationID: live.id }), "This wallet and destination cannot be used together")
+        const unknownIssuer = yield* destinationOf(m.apiKey, "4000020000000000", "USD")
+        refused(yield* quoteOf({ ...params, destinationID: unknownIssuer.id }), "Unknown card issuer")
         const bad = yield* quoteOf({ ...params, currencyTo: "usd" })
         assert.strictEqual(bad.status, 400, bad.text)
         assert.strictEqual(bad.json.errorType, "SchemaViolated")

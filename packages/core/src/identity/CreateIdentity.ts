@@ -1,7 +1,9 @@
 /**
  * createIdentity: an identity of the caller's party with a provider and a class (the provider's
  * default when the request names none), starting at the class's first level. Idempotent by
- * `externalID`.
+ * `externalID`. Refused "Party inaccessible" for another party's `partyID`, "Party does not
+ * exist" when the caller's party was never onboarded, "Identity inaccessible" while the party is
+ * blocked or suspended.
  *
  * @since 0.1.0
  */
@@ -27,7 +29,9 @@ export const make = (ctx: IdentityContext) => {
     if (params.partyID !== undefined && params.partyID !== partyID) return yield* InvalidOperation.of("Party inaccessible")
     const party = yield* parties.findById(PartyID.make(partyID))
     if (Option.isNone(party)) return yield* InvalidOperation.of("Party does not exist")
-    if (party.value.isBlocked || party.value.isSuspended) return yield* InvalidOperation.of("Party inaccessible")
+    // The reference answers a blocked or suspended party with the identity's word, keeping
+    // "Party inaccessible" for a `partyID` the caller may not act for.
+    if (party.value.isBlocked || party.value.isSuspended) return yield* InvalidOperation.of("Identity inaccessible")
     const provider = Provider.find(params.provider)
     if (Option.isNone(provider)) return yield* InvalidOperation.of("No such provider")
     const cls = Provider.findClass(provider.value, params.class ?? provider.value.defaultClass)

@@ -15,6 +15,7 @@
  * | 4000000100000076 | stays Unauthorized | — |
  * | 4000000100000084 | Authorized | Failed `authorization_failed` > `security_policy_violated` |
  * | 4000000100000092 | Authorized | unavailable on every attempt: Failed `authorization_failed` > `temporarily_unavailable` once attempts run out |
+ * | 4000020000000000 | Authorized | its BIN 400002 names no issuer: createQuote and createWithdrawal answer 422 "Unknown card issuer" |
  *
  * @since 0.1.0
  */
@@ -44,12 +45,17 @@ export const cards = {
   failsOnce: "4000000100000050",
   slow: "4000000100000068",
   unauthorized: "4000000100000076",
-  unavailable: "4000000100000092"
+  unavailable: "4000000100000092",
+  unknownIssuer: "4000020000000000"
 } as const
+
+/** The BIN whose issuer the provider does not know (of `cards.unknownIssuer`). @since 0.1.0 */
+export const UNKNOWN_ISSUER_BIN = "400002"
 
 /** @since 0.1.0 @category constructors */
 export const make: PayoutProvider["Type"] = {
   authorize: (card) => Effect.succeed(card.cardNumber !== cards.unauthorized),
+  knowsIssuer: (bin) => Effect.succeed(bin !== UNKNOWN_ISSUER_BIN),
   payout: ({ attempt, card }) => {
     const pan = card.cardNumber
     if (pan === cards.unavailable || (pan === cards.failsOnce && attempt === 1)) return Effect.succeed({ _tag: "Unavailable" })

@@ -35,5 +35,10 @@ export type PayoutResult =
 export class PayoutProvider extends Context.Tag("kassa/PayoutProvider")<PayoutProvider, {
   /** Whether withdrawals may go to the card (a destination's authorization). */
   readonly authorize: (card: CardData) => Effect.Effect<boolean>
+  /**
+   * Whether the provider's BIN data names the issuer of cards with this BIN: quotes and
+   * withdrawals to a card it does not are refused "Unknown card issuer".
+   */
+  readonly knowsIssuer: (bin: string) => Effect.Effect<boolean>
   readonly payout: (request: PayoutRequest) => Effect.Effect<PayoutResult>
 }>() {}

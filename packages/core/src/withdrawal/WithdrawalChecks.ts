@@ -1,7 +1,8 @@
 /**
  * The checks createQuote and createWithdrawal share, each refusal in the interface's words: the
  * wallet (the caller's, or another party's with its grant), the destination (likewise, and
- * authorized), and that both belong to identities of one provider whose terms allow the card.
+ * authorized), that both belong to identities of one provider whose terms allow the card, and
+ * that the payout provider knows the card's issuer.
  *
  * @since 0.1.0
  */
@@ -16,8 +17,8 @@ import type { WithdrawalContext } from "./WithdrawalContext.js"
 import { termsOf } from "./WithdrawalTerms.js"
 
 /** @since 0.1.0 @category constructors */
-export const make = (ctx: Pick<WithdrawalContext, "destinations" | "identities" | "jwt" | "wallets">) => {
-  const { destinations, identities, jwt, wallets } = ctx
+export const make = (ctx: Pick<WithdrawalContext, "destinations" | "identities" | "jwt" | "payouts" | "wallets">) => {
+  const { destinations, identities, jwt, payouts, wallets } = ctx
 
   /** The wallet when the caller may withdraw from it (a grant's spending is checked when it is spent). */
   const wallet = (partyID: string, id: string, grant: string | undefined) =>
@@ -58,6 +59,7 @@ export const make = (ctx: Pick<WithdrawalContext, "destinations" | "identities" 
           return yield* InvalidOperation.of("This wallet and destination cannot be used together")
         }
         if (!allows(provider.value, d.resource.paymentSystem)) return yield* InvalidOperation.of("Destination uses resource no longer allowed")
+        if (!(yield* payouts.knowsIssuer(d.resource.bin))) return yield* InvalidOperation.of("Unknown card issuer")
       }
       return { provider: provider.value, terms: terms.value }
     })

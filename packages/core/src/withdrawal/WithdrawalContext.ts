@@ -114,6 +114,7 @@ export const make = Effect.gen(function*() {
     ledger,
     tx,
     jwt: yield* Jwt,
+    payouts: provider,
     ids: yield* Ids,
     externalIDs: Idempotent.make(yield* Idempotency),
     load,

@@ -43,7 +43,10 @@ describe("IdentityService: providers and identities", () => {
       assert.strictEqual(yield* refusal(s.create(m.partyID, { name: "x", provider: "test", partyID: "other" })), "Party inaccessible")
       assert.strictEqual(yield* refusal(s.create("nobody", { name: "x", provider: "test" })), "Party does not exist")
       yield* (yield* PartyService).setStanding(PartyID.make(m.partyID), "block")
-      assert.strictEqual(yield* refusal(s.create(m.partyID, { name: "x", provider: "test" })), "Party inaccessible")
+      assert.strictEqual(yield* refusal(s.create(m.partyID, { name: "x", provider: "test" })), "Identity inaccessible")
+      yield* (yield* PartyService).setStanding(PartyID.make(m.partyID), "unblock")
+      yield* (yield* PartyService).setStanding(PartyID.make(m.partyID), "suspend")
+      assert.strictEqual(yield* refusal(s.create(m.partyID, { name: "x", provider: "test" })), "Identity inaccessible")
     }).pipe(Effect.provide(MemoryKassa.layer)))
 
   it.effect("externalID: the same request answers the original, another one a conflict naming it", () =>

@@ -18,6 +18,7 @@ import * as SqlInvoiceTemplates from "./SqlInvoiceTemplates.js"
 import * as SqlLedger from "./SqlLedger.js"
 import * as SqlParties from "./SqlParties.js"
 import * as SqlPayments from "./SqlPayments.js"
+import * as SqlProviderTerms from "./SqlProviderTerms.js"
 import * as SqlReferenceData from "./SqlReferenceData.js"
 import * as SqlRefunds from "./SqlRefunds.js"
 import * as SqlRequestReplays from "./SqlRequestReplays.js"
@@ -58,5 +59,6 @@ export const layer = (options?: SqlTimers.SchedulerOptions) =>
   ).pipe(
     Layer.merge(Layer.mergeAll(SqlIdentities.layer, SqlWallets.layer, SqlDeposits.layer, SqlW2WTransfers.layer, SqlWalletGrants.layer)),
     Layer.merge(Layer.mergeAll(SqlDestinations.layer, SqlWithdrawals.layer, SqlWalletWebhooks.layer, SqlReports.layer)),
+    Layer.merge(SqlProviderTerms.layer),
     (ports) => Layer.provideMerge(SqlRequestReplays.layer, ports)
   )

@@ -308,6 +308,47 @@ for (const dialect of Dialects.dialects()) {
         assert.strictEqual(bad.json.errorType, "SchemaViolated")
       }))
 
+    it.effect("the operator forbids a provider's payment system: withdrawal methods drop it, new destinations are refused, existing ones no longer withdraw; allowed again, they do", () => {
+      const terms = (command: string, provider = "live", system = "nspkmir") =>
+        operator("PUT", `/providers/${provider}/payment-systems/${system}/${command}`)
+      return Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const identity = yield* identityOf(m.apiKey, "live")
+        const wallet = (yield* call("POST", "/wallet/v0/wallets", m.apiKey, { name: "Main", identity: identity.id, currency: "RUB" })).json
+        yield* funded(wallet.id, 5_000)
+        const mir = yield* destinationOf(m.apiKey, "2200000000000004", "RUB", "live")
+        const forbidden = yield* terms("forbid")
+        assert.strictEqual(forbidden.status, 204, forbidden.text)
+        assert.deepStrictEqual((yield* call("GET", `/wallet/v0/identities/${identity.id}/withdrawal-methods`, m.apiKey)).json, {
+          methods: [{ method: "WithdrawalMethodBankCard", paymentSystems: ["visa", "mastercard"] }]
+        })
+        const resource = { type: "BankCardDestinationResource", token: yield* cardToken(m.apiKey, "2200000000000004") }
+        refused(
+          yield* call("POST", "/wallet/v0/destinations", m.apiKey, { name: "Card", identity: identity.id, currency: "RUB", resource }),
+          "Resource type not allowed"
+        )
+        const quote = { walletID: wallet.id, destinationID: mir.id, currencyFrom: "RUB", currencyTo: "RUB", cash: rub(1000) }
+        refused(yield* call("POST", "/wallet/v0/withdrawal-quotes", m.apiKey, quote), "Destination uses resource no longer allowed")
+        const withdrawal = { wallet: wallet.id, destination: mir.id, body: rub(1000) }
+        refused(yield* call("POST", "/wallet/v0/withdrawals", m.apiKey, withdrawal), "Destination uses resource no longer allowed")
+        assert.deepStrictEqual((yield* call("GET", "/wallet/v0/withdrawals?limit=10", m.apiKey)).json.result, [])
+        // the other provider's terms are its own
+        assert.include(
+          (yield* call("GET", `/wallet/v0/identities/${(yield* identityOf(m.apiKey)).id}/withdrawal-methods`, m.apiKey)).json.methods[0].paymentSystems,
+          "nspkmir"
+        )
+        assert.strictEqual((yield* terms("forbid")).status, 204)
+        assert.strictEqual((yield* terms("allow")).status, 204)
+        const x = yield* call("POST", "/wallet/v0/withdrawals", m.apiKey, withdrawal)
+        assert.strictEqual(x.status, 202, x.text)
+        assert.strictEqual((yield* settled(m.apiKey, x.json.id)).status, "Succeeded")
+        // only the provider's own payment systems, of a known provider
+        assert.strictEqual((yield* terms("forbid", "nope")).status, 404)
+        assert.strictEqual((yield* terms("forbid", "live", "amex")).status, 404)
+        assert.strictEqual((yield* terms("remove")).status, 400)
+      }).pipe(Effect.ensuring(Effect.orDie(terms("allow"))))
+    })
+
     it.effect("50 concurrent withdrawals from one wallet never overdraw it", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()

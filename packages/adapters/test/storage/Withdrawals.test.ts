@@ -1,11 +1,12 @@
 /**
  * The storage contract of destinations and withdrawals, on memory, SQLite and PostgreSQL: they
  * read back as written (with and without their optional parts), update optimistically, and list
- * by every filter in pages.
+ * by every filter in pages; the payment systems the operator forbade a provider.
  */
 import { assert, layer } from "@effect/vitest"
 import type { DestinationRecord } from "@kassa/core/destination/Destination"
 import { DestinationRepository } from "@kassa/core/ports/DestinationRepository"
+import { ProviderTermsRepository } from "@kassa/core/ports/ProviderTermsRepository"
 import { WithdrawalRepository } from "@kassa/core/ports/WithdrawalRepository"
 import type { WithdrawalFilter, WithdrawalRecord } from "@kassa/core/withdrawal/Withdrawal"
 import * as Effect from "effect/Effect"
@@ -50,6 +51,22 @@ const withdrawal = (partyID: string, overrides: Partial<WithdrawalRecord> = {}):
 
 for (const backend of backends()) {
   layer(kassa(backend), { timeout: "120 seconds" })(`Storage contract: withdrawals [${backend}]`, (it) => {
+    it.effect("ProviderTermsRepository: forbidding is per provider and idempotent, allowing undoes it", () =>
+      Effect.gen(function*() {
+        const terms = yield* ProviderTermsRepository
+        const provider = fresh("prov")
+        assert.deepStrictEqual(yield* terms.forbidden(provider), [])
+        yield* terms.setForbidden(provider, "visa", true)
+        yield* terms.setForbidden(provider, "visa", true)
+        yield* terms.setForbidden(provider, "mastercard", true)
+        yield* terms.setForbidden(`${provider}-other`, "nspkmir", true)
+        assert.deepStrictEqual([...yield* terms.forbidden(provider)].sort(), ["mastercard", "visa"])
+        yield* terms.setForbidden(provider, "visa", false)
+        yield* terms.setForbidden(provider, "amex", false)
+        assert.deepStrictEqual(yield* terms.forbidden(provider), ["mastercard"])
+        assert.deepStrictEqual(yield* terms.forbidden(`${provider}-other`), ["nspkmir"])
+      }))
+
     it.effect("DestinationRepository: round-trips, updates status and blocking optimistically, lists by identity and currency in pages", () =>
       Effect.gen(function*() {
         const repo = yield* DestinationRepository

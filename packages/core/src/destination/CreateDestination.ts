@@ -1,7 +1,7 @@
 /**
  * createDestination: a bank card of one of the caller's identities, named by a live card token
  * of the party's, in a currency the identity's provider supports and a payment system its
- * withdrawal methods name. It is stored `Unauthorized` and authorized in the background.
+ * withdrawal methods name now (`WithdrawalMethods`). It is stored `Unauthorized` and authorized in the background.
  * Idempotent by `externalID`.
  *
  * @since 0.1.0
@@ -20,13 +20,9 @@ import type { DestinationContext } from "./DestinationContext.js"
 /** The idempotency operation of a destination's `externalID`. @since 0.1.0 */
 export const OPERATION = "wallet.destination"
 
-/** Whether the provider's withdrawal methods pay out to cards of `paymentSystem`. @since 0.1.0 */
-export const allows = (provider: Provider.Provider, paymentSystem: string) =>
-  provider.withdrawalMethods.some((m) => m.method === "WithdrawalMethodBankCard" && m.paymentSystems.includes(paymentSystem))
-
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: DestinationContext) => {
-  const { bankCards, destinations, externalIDs, identities, ids, load, processing, tx } = ctx
+  const { bankCards, destinations, externalIDs, identities, ids, load, methods, processing, tx } = ctx
   return Traced.fn("DestinationService.create")(function*(partyID: string, params: DestinationParams) {
     const identity = Option.filter(yield* identities.findById(params.identity), (i) => i.partyID === partyID)
     if (Option.isNone(identity)) return yield* InvalidOperation.of("No such identity")
@@ -38,7 +34,7 @@ export const make = (ctx: DestinationContext) => {
     const resource = params.resource
     if (resource.type !== "BankCardDestinationResource") return yield* InvalidOperation.of("Resource type not allowed")
     const card = yield* bankCards.resolve(partyID, resource.token)
-    if (!allows(provider.value, card.paymentSystem)) return yield* InvalidOperation.of("Resource type not allowed")
+    if (!(yield* methods.allows(provider.value, card.paymentSystem))) return yield* InvalidOperation.of("Resource type not allowed")
     const destination = yield* externalIDs.create({
       partyID,
       operation: OPERATION,

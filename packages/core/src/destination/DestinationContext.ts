@@ -9,6 +9,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { NotFound } from "../Errors.js"
+import * as WithdrawalMethods from "../identity/WithdrawalMethods.js"
 import * as Idempotent from "../internal/idempotent.js"
 import * as Optimistic from "../internal/optimistic.js"
 import * as Settlement from "../movement/Settlement.js"
@@ -20,6 +21,7 @@ import { IdentityRepository } from "../ports/IdentityRepository.js"
 import { Ids } from "../ports/Ids.js"
 import { Jwt } from "../ports/Jwt.js"
 import { PayoutProvider } from "../ports/PayoutProvider.js"
+import { ProviderTermsRepository } from "../ports/ProviderTermsRepository.js"
 import { Timers } from "../ports/Timers.js"
 import { Transactions } from "../ports/Transactions.js"
 import { KassaSettings } from "../Settings.js"
@@ -56,6 +58,7 @@ export const make = Effect.gen(function*() {
     destinations,
     identities: yield* IdentityRepository,
     bankCards: yield* BankCards,
+    methods: WithdrawalMethods.make(yield* ProviderTermsRepository),
     jwt: yield* Jwt,
     ids: yield* Ids,
     tx,

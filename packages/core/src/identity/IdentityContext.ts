@@ -11,9 +11,11 @@ import { Idempotency } from "../ports/Idempotency.js"
 import { IdentityRepository } from "../ports/IdentityRepository.js"
 import { Ids } from "../ports/Ids.js"
 import { PartyRepository } from "../ports/PartyRepository.js"
+import { ProviderTermsRepository } from "../ports/ProviderTermsRepository.js"
 import { Timers } from "../ports/Timers.js"
 import { Transactions } from "../ports/Transactions.js"
 import * as Ref from "../Ref.js"
+import * as WithdrawalMethods from "./WithdrawalMethods.js"
 
 /** A challenge: `identityID/challengeID`, as its timer names it. @since 0.1.0 */
 export const ChallengeRef = Ref.make("identityID", "challengeID")
@@ -24,6 +26,7 @@ export const make = Effect.gen(function*() {
   return {
     identities,
     parties: yield* PartyRepository,
+    methods: WithdrawalMethods.make(yield* ProviderTermsRepository),
     ids: yield* Ids,
     timers: yield* Timers,
     tx: yield* Transactions,

@@ -1,7 +1,8 @@
 /**
  * The identity's facade for handlers and embedders: the providers' reference data, identities
  * (`CreateIdentity`), their challenges (`StartChallenge`, reviewed by `ChallengeProcessing`) and
- * the operator's decision on a pending challenge.
+ * the operator's decision on a pending challenge, and the operator's changes to a provider's
+ * payment systems (`WithdrawalMethods`).
  *
  * @since 0.1.0
  */
@@ -75,7 +76,7 @@ export class IdentityService extends Effect.Service<IdentityService>()("kassa/Id
       const found = yield* find(partyID, id)
       if (Option.isNone(found)) return yield* InvalidOperation.of("No such identity")
       const provider = Provider.find(found.value.provider)
-      return { methods: Option.match(provider, { onNone: () => [], onSome: (p) => p.withdrawalMethods }) }
+      return { methods: Option.isNone(provider) ? [] : yield* ctx.methods.of(provider.value) }
     })
 
     const challenge = Traced.fn("IdentityService.getChallenge")(function*(partyID: string, identityID: string, id: string) {
@@ -155,7 +156,15 @@ export class IdentityService extends Effect.Service<IdentityService>()("kassa/Id
       challengeEvents,
       challengeEvent,
       decideChallenge,
-      setBlocked
+      setBlocked,
+      /** The operator forbids one of a provider's payment systems, or allows it again. */
+      setPaymentSystemAllowed: Traced.fn("IdentityService.setPaymentSystemAllowed")(function*(
+        providerID: string,
+        paymentSystem: string,
+        allowed: boolean
+      ) {
+        return yield* ctx.methods.set(providerID, paymentSystem, allowed)
+      })
     } as const
   })
 }) {}

@@ -25,6 +25,7 @@ import * as MemoryInvoiceTemplates from "./MemoryInvoiceTemplates.js"
 import * as MemoryLedger from "./MemoryLedger.js"
 import * as MemoryParties from "./MemoryParties.js"
 import * as MemoryPayments from "./MemoryPayments.js"
+import * as MemoryProviderTerms from "./MemoryProviderTerms.js"
 import * as MemoryReferenceData from "./MemoryReferenceData.js"
 import * as MemoryRefunds from "./MemoryRefunds.js"
 import * as MemorySearch from "./MemorySearch.js"
@@ -82,7 +83,8 @@ export const storage = (options: Options) =>
       MemoryDestinations.layerMemory,
       MemoryWithdrawals.layerMemory,
       MemoryWalletWebhooks.layerMemory,
-      MemoryReports.layerMemory
+      MemoryReports.layerMemory,
+      MemoryProviderTerms.layerMemory
     )),
     Layer.merge(Layer.mergeAll(MemoryReferenceData.layerMemory(options.reference), MemoryIds.layerMemory))
   )

@@ -47,6 +47,7 @@ export * from "./WalletGrantRepository.js"
 export * from "./WalletWebhookRepository.js"
 /** @since 0.1.0 */
 export * from "./PayoutProvider.js"
+export * from "./ProviderTermsRepository.js"
 /** @since 0.1.0 */
 export * from "./DestinationRepository.js"
 /** @since 0.1.0 */

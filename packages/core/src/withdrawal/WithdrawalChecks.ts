@@ -8,7 +8,6 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { allows } from "../destination/CreateDestination.js"
 import type { DestinationRecord } from "../destination/Destination.js"
 import { InvalidOperation } from "../Errors.js"
 import * as Provider from "../identity/Provider.js"
@@ -17,8 +16,8 @@ import type { WithdrawalContext } from "./WithdrawalContext.js"
 import { termsOf } from "./WithdrawalTerms.js"
 
 /** @since 0.1.0 @category constructors */
-export const make = (ctx: Pick<WithdrawalContext, "destinations" | "identities" | "jwt" | "payouts" | "wallets">) => {
-  const { destinations, identities, jwt, payouts, wallets } = ctx
+export const make = (ctx: Pick<WithdrawalContext, "destinations" | "identities" | "jwt" | "methods" | "payouts" | "wallets">) => {
+  const { destinations, identities, jwt, methods, payouts, wallets } = ctx
 
   /** The wallet when the caller may withdraw from it (a grant's spending is checked when it is spent). */
   const wallet = (partyID: string, id: string, grant: string | undefined) =>
@@ -58,7 +57,7 @@ export const make = (ctx: Pick<WithdrawalContext, "destinations" | "identities" 
         if (Option.isNone(destinationIdentity) || destinationIdentity.value.provider !== provider.value.id) {
           return yield* InvalidOperation.of("This wallet and destination cannot be used together")
         }
-        if (!allows(provider.value, d.resource.paymentSystem)) return yield* InvalidOperation.of("Destination uses resource no longer allowed")
+        if (!(yield* methods.allows(provider.value, d.resource.paymentSystem))) return yield* InvalidOperation.of("Destination uses resource no longer allowed")
         if (!(yield* payouts.knowsIssuer(d.resource.bin))) return yield* InvalidOperation.of("Unknown card issuer")
       }
       return { provider: provider.value, terms: terms.value }

@@ -13,6 +13,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { NotFound } from "../Errors.js"
+import * as WithdrawalMethods from "../identity/WithdrawalMethods.js"
 import * as Idempotent from "../internal/idempotent.js"
 import * as Optimistic from "../internal/optimistic.js"
 import { MovementCommand, type SubFailure } from "../movement/Movement.js"
@@ -25,6 +26,7 @@ import { Ids } from "../ports/Ids.js"
 import { Jwt } from "../ports/Jwt.js"
 import { Ledger } from "../ports/Ledger.js"
 import { PayoutProvider } from "../ports/PayoutProvider.js"
+import { ProviderTermsRepository } from "../ports/ProviderTermsRepository.js"
 import { Timers } from "../ports/Timers.js"
 import { Transactions } from "../ports/Transactions.js"
 import { WalletRepository } from "../ports/WalletRepository.js"
@@ -115,6 +117,7 @@ export const make = Effect.gen(function*() {
     tx,
     jwt: yield* Jwt,
     payouts: provider,
+    methods: WithdrawalMethods.make(yield* ProviderTermsRepository),
     ids: yield* Ids,
     externalIDs: Idempotent.make(yield* Idempotency),
     load,

@@ -1,6 +1,7 @@
 /**
  * The operator's side of the wallets (`/admin/v1/wallet`): deposits into wallets and their
- * reverts and adjustments, decisions on identity challenges, blocking identities and wallets.
+ * reverts and adjustments, decisions on identity challenges, blocking identities and wallets,
+ * forbidding (and allowing again) a provider's payment systems.
  *
  * @since 0.1.0
  */
@@ -61,6 +62,11 @@ export class AdminWalletsGroup extends HttpApiGroup.make("AdminWallets")
   .add(
     HttpApiEndpoint.put("setWalletBlocking", "/wallet/wallets/:walletID/:command")
       .setPath(Schema.Struct({ walletID: Id, command: Blocking }))
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.put("setProviderPaymentSystem", "/wallet/providers/:providerID/payment-systems/:paymentSystem/:command")
+      .setPath(Schema.Struct({ providerID: Id, paymentSystem: Id, command: Schema.Literal("allow", "forbid") }))
       .addError(NotFound)
   )
   .middleware(OperatorAuthentication)

@@ -27,4 +27,6 @@ export const layer = HttpApiBuilder.group(KassaApi, "AdminWallets", (handlers) =
         ))
       .handle("setIdentityBlocking", ({ path }) => Effect.asVoid(identities.setBlocked(path.identityID, path.command === "block")))
       .handle("setWalletBlocking", ({ path }) => Effect.asVoid(wallets.setBlocked(path.walletID, path.command === "block")))
+      .handle("setProviderPaymentSystem", ({ path }) =>
+        identities.setPaymentSystemAllowed(path.providerID, path.paymentSystem, path.command === "allow"))
   }))

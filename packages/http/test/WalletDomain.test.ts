@@ -223,6 +223,7 @@ for (const dialect of Dialects.dialects()) {
         yield* Expect.poll(operator("GET", `/deposits/${deposit.id}`), (r) => r.json.status === "Failed", "the adjustment")
         assert.deepStrictEqual(yield* account(m.apiKey, wallet.id), { own: 0, available: 0 })
         refused(yield* operator("POST", `/deposits/${deposit.id}/adjustments`, { status: "Failed" }), "Invalid adjustment status")
+        refused(yield* operator("POST", `/deposits/${deposit.id}/reverts`, { body: { amount: 1, currency: "RUB" } }), "Invalid deposit status")
 
         const list = (path: string) => Effect.map(call("GET", path, m.apiKey), (r) => {
           assert.strictEqual(r.status, 200, r.text)
@@ -271,6 +272,7 @@ for (const dialect of Dialects.dialects()) {
         refused(yield* send(from.id, "nope", 1), "No such wallet receiver")
         refused(yield* send(from.id, to.id, 1, "USD"), "Currency not allowed")
         refused(yield* send(from.id, usd.id, 1), "Inconsistent currency")
+        refused(yield* send(from.id, from.id, 1), "Sender and receiver are one wallet")
         assert.strictEqual((yield* operator("PUT", `/wallets/${to.id}/block`)).status, 204)
         refused(yield* send(from.id, to.id, 1), "Wallet inaccessible")
         assert.strictEqual((yield* call("GET", `/wallet/v0/wallets/${to.id}`, other.apiKey)).json.isBlocked, true)

@@ -64,8 +64,6 @@ export const make = Effect.gen(function*() {
     tx,
     externalIDs: Idempotent.make(yield* Idempotency),
     load,
-    /** The destination when it is the party's (another party's reads as missing). */
-    find: (partyID: string, id: string) => Effect.map(destinations.findById(id), Option.filter((d) => d.partyID === partyID)),
     processing
   }
 })

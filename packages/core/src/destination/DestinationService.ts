@@ -7,12 +7,11 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { InvalidOperation, NotFound } from "../Errors.js"
+import { InvalidOperation } from "../Errors.js"
+import * as PartyReads from "../internal/partyReads.js"
 import * as Traced from "../internal/traced.js"
-import * as Page from "../Page.js"
+import type * as Page from "../Page.js"
 import { BankCards } from "../payres/BankCards.js"
-import * as Ref from "../Ref.js"
 import * as CreateDestination from "./CreateDestination.js"
 import { type DestinationGrantParams, toDestination } from "./Destination.js"
 import * as DestinationContext from "./DestinationContext.js"
@@ -35,26 +34,15 @@ export interface ListParams {
 export class DestinationService extends Effect.Service<DestinationService>()("kassa/DestinationService", {
   effect: Effect.gen(function*() {
     const ctx = yield* DestinationContext.make
-    const { destinations, externalIDs, find, ids, jwt } = ctx
-
-    const get = Traced.fn("DestinationService.get")(function*(partyID: string, id: string) {
-      const found = yield* find(partyID, id)
-      if (Option.isNone(found)) return yield* NotFound.of("Destination", id)
-      return found.value
-    })
-
-    const getByExternalID = Traced.fn("DestinationService.getByExternalID")(function*(partyID: string, externalID: string) {
-      const ref = yield* externalIDs.find(Ref.Id, partyID, CreateDestination.OPERATION, externalID, "Destination")
-      return yield* get(partyID, ref.id)
-    })
-
-    const list = Traced.fn("DestinationService.list")(function*(partyID: string, params: ListParams) {
-      if (params.partyID !== undefined && params.partyID !== partyID) return { result: [] } as Page.Page<ReturnType<typeof toDestination>>
-      const rows = yield* destinations.list(
-        { partyID, identityID: params.identityID, currencyID: params.currencyID },
-        { limit: params.limit, after: params.after }
-      )
-      return Page.of(rows, params.limit, toDestination)
+    const { destinations, externalIDs, ids, jwt } = ctx
+    const { get, getByExternalID, list } = PartyReads.make({
+      service: "DestinationService",
+      what: "Destination",
+      operation: CreateDestination.OPERATION,
+      externalIDs,
+      findById: destinations.findById,
+      list: destinations.list,
+      show: toDestination
     })
 
     const issueGrant = Traced.fn("DestinationService.issueGrant")(function*(partyID: string, id: string, params: DestinationGrantParams) {

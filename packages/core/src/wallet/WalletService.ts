@@ -6,11 +6,10 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { NotFound } from "../Errors.js"
 import * as Optimistic from "../internal/optimistic.js"
+import * as PartyReads from "../internal/partyReads.js"
 import * as Traced from "../internal/traced.js"
-import * as Page from "../Page.js"
-import * as Ref from "../Ref.js"
+import type * as Page from "../Page.js"
 import * as CreateWallet from "./CreateWallet.js"
 import { toWallet, type WalletRecord } from "./Wallet.js"
 import { accountKey, toWalletAccount } from "./WalletAccount.js"
@@ -33,27 +32,16 @@ export interface ListParams {
 export class WalletService extends Effect.Service<WalletService>()("kassa/WalletService", {
   effect: Effect.gen(function*() {
     const ctx = yield* WalletContext.make
-    const { externalIDs, find, ledger, wallets } = ctx
+    const { externalIDs, ledger, wallets } = ctx
     const grants = WalletGrants.make(ctx)
-
-    const get = Traced.fn("WalletService.get")(function*(partyID: string, id: string) {
-      const found = yield* find(partyID, id)
-      if (Option.isNone(found)) return yield* NotFound.of("Wallet", id)
-      return found.value
-    })
-
-    const getByExternalID = Traced.fn("WalletService.getByExternalID")(function*(partyID: string, externalID: string) {
-      const ref = yield* externalIDs.find(Ref.Id, partyID, CreateWallet.OPERATION, externalID, "Wallet")
-      return yield* get(partyID, ref.id)
-    })
-
-    const list = Traced.fn("WalletService.list")(function*(partyID: string, params: ListParams) {
-      if (params.partyID !== undefined && params.partyID !== partyID) return { result: [] } as Page.Page<ReturnType<typeof toWallet>>
-      const rows = yield* wallets.list(
-        { partyID, identityID: params.identityID, currencyID: params.currencyID },
-        { limit: params.limit, after: params.after }
-      )
-      return Page.of(rows, params.limit, toWallet)
+    const { get, getByExternalID, list } = PartyReads.make({
+      service: "WalletService",
+      what: "Wallet",
+      operation: CreateWallet.OPERATION,
+      externalIDs,
+      findById: wallets.findById,
+      list: wallets.list,
+      show: toWallet
     })
 
     const account = Traced.fn("WalletService.account")(function*(partyID: string, id: string) {

@@ -6,12 +6,11 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import { NotFound } from "../Errors.js"
+import * as PartyReads from "../internal/partyReads.js"
 import * as Traced from "../internal/traced.js"
 import type { MovementStatus } from "../movement/Movement.js"
-import * as Page from "../Page.js"
-import * as Ref from "../Ref.js"
+import type * as Page from "../Page.js"
 import { WalletService } from "../wallet/WalletService.js"
 import * as CreateQuote from "./CreateQuote.js"
 import * as CreateWithdrawal from "./CreateWithdrawal.js"
@@ -36,22 +35,14 @@ export class WithdrawalService extends Effect.Service<WithdrawalService>()("kass
   effect: Effect.gen(function*() {
     const ctx = yield* WithdrawalContext.make
     const { externalIDs, withdrawals } = ctx
-
-    const get = Traced.fn("WithdrawalService.get")(function*(partyID: string, id: string) {
-      const found = Option.filter(yield* withdrawals.findById(id), (w) => w.partyID === partyID)
-      if (Option.isNone(found)) return yield* NotFound.of("Withdrawal", id)
-      return found.value
-    })
-
-    const getByExternalID = Traced.fn("WithdrawalService.getByExternalID")(function*(partyID: string, externalID: string) {
-      const ref = yield* externalIDs.find(Ref.Id, partyID, CreateWithdrawal.OPERATION, externalID, "Withdrawal")
-      return yield* get(partyID, ref.id)
-    })
-
-    const list = Traced.fn("WithdrawalService.list")(function*(partyID: string, params: ListParams) {
-      if (params.partyID !== undefined && params.partyID !== partyID) return { result: [] } as Page.Page<ReturnType<typeof toWithdrawal>>
-      const { after, limit, partyID: _, ...filter } = params
-      return Page.of(yield* withdrawals.list({ ...filter, partyID }, { limit, after }), limit, toWithdrawal)
+    const { get, getByExternalID, list } = PartyReads.make({
+      service: "WithdrawalService",
+      what: "Withdrawal",
+      operation: CreateWithdrawal.OPERATION,
+      externalIDs,
+      findById: withdrawals.findById,
+      list: withdrawals.list,
+      show: toWithdrawal
     })
 
     const events = Traced.fn("WithdrawalService.events")(function*(

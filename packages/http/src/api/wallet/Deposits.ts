@@ -9,7 +9,7 @@ import * as OpenApi from "@effect/platform/OpenApi"
 import { Time } from "@kassa/core"
 import * as Schema from "effect/Schema"
 import { Cash, OperationStatus, SubFailure } from "./Cash.js"
-import { ContinuationToken, CurrencyID, Id, Int64, Limit, Page, PartyIdQuery } from "./Params.js"
+import { Id, MovementFilters, Page, Paging, PartyIdQuery } from "./Params.js"
 import { WalletAuthentication } from "./Security.js"
 
 /** @since 0.1.0 @category schemas */
@@ -55,14 +55,8 @@ export const DepositFilters = {
   identityID: Schema.optional(Id),
   depositID: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(50))),
   sourceID: Schema.optional(Id),
-  status: Schema.optional(OperationStatus),
-  createdAtFrom: Schema.optional(Time.DateTime),
-  createdAtTo: Schema.optional(Time.DateTime),
-  amountFrom: Schema.optional(Int64),
-  amountTo: Schema.optional(Int64),
-  currencyID: Schema.optional(CurrencyID),
-  limit: Limit,
-  continuationToken: Schema.optional(ContinuationToken)
+  ...MovementFilters,
+  ...Paging
 }
 
 /** @since 0.1.0 @category groups */

@@ -3,7 +3,9 @@
  *
  * @since 0.1.0
  */
+import { Time } from "@kassa/core"
 import * as Schema from "effect/Schema"
+import { OperationStatus } from "./Cash.js"
 
 /** A 1..40 character identifier (`identityID`, `walletID`, …). @since 0.1.0 */
 export const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(40))
@@ -41,3 +43,27 @@ export const Page = <A, I, R>(item: Schema.Schema<A, I, R>) =>
     continuationToken: Schema.optional(Schema.String),
     result: Schema.Array(item)
   })
+
+/** A list's page: `limit` and where it continues. @since 0.1.0 */
+export const Paging = {
+  limit: Limit,
+  continuationToken: Schema.optional(ContinuationToken)
+}
+
+/** `listWallets`' and `listDestinations`' query: the party's, of an identity, in a currency. @since 0.1.0 */
+export const OwnedListParams = Schema.Struct({
+  partyID: PartyIdQuery,
+  identityID: Schema.optional(Id),
+  currencyID: Schema.optional(CurrencyID),
+  ...Paging
+})
+
+/** The filters the lists of money movements (deposits and theirs, withdrawals) share. @since 0.1.0 */
+export const MovementFilters = {
+  status: Schema.optional(OperationStatus),
+  createdAtFrom: Schema.optional(Time.DateTime),
+  createdAtTo: Schema.optional(Time.DateTime),
+  amountFrom: Schema.optional(Int64),
+  amountTo: Schema.optional(Int64),
+  currencyID: Schema.optional(CurrencyID)
+}

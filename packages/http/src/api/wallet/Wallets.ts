@@ -10,7 +10,7 @@ import { Money, Time } from "@kassa/core"
 import * as Schema from "effect/Schema"
 import { Cash } from "./Cash.js"
 import { ConflictRequest, InvalidOperationParameters, NotFound } from "./Errors.js"
-import { ContinuationToken, CurrencyID, Id, Limit, Page, PartyIdQuery } from "./Params.js"
+import { Id, OwnedListParams, Page } from "./Params.js"
 import { WalletAuthentication } from "./Security.js"
 
 /** `createWallet`'s body. @since 0.1.0 @category schemas */
@@ -56,13 +56,7 @@ const WalletPath = Schema.Struct({ walletID: Id })
 export class WalletsGroup extends HttpApiGroup.make("Wallets")
   .add(
     HttpApiEndpoint.get("listWallets", "/wallets")
-      .setUrlParams(Schema.Struct({
-        partyID: PartyIdQuery,
-        identityID: Schema.optional(Id),
-        currencyID: Schema.optional(CurrencyID),
-        limit: Limit,
-        continuationToken: Schema.optional(ContinuationToken)
-      }))
+      .setUrlParams(OwnedListParams)
       .addSuccess(Page(Wallet))
   )
   .add(

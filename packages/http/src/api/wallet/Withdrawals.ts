@@ -12,7 +12,7 @@ import * as Schema from "effect/Schema"
 import { Cash, OperationStatus, SubFailure } from "./Cash.js"
 import { Destination, DestinationGrant, DestinationGrantParams, DestinationParams } from "./Destinations.js"
 import { ConflictRequest, InvalidOperationParameters, NotFound } from "./Errors.js"
-import { ContinuationToken, CurrencyID, ExternalIdParam, Id, Int32, Int64, Limit, Page, PartyIdQuery } from "./Params.js"
+import { ExternalIdParam, Id, Int32, Limit, MovementFilters, OwnedListParams, Page, Paging, PartyIdQuery } from "./Params.js"
 import { WalletAuthentication } from "./Security.js"
 import { GrantToken } from "./Wallets.js"
 
@@ -85,13 +85,7 @@ const ExternalPath = Schema.Struct({ externalID: ExternalIdParam })
 export class WithdrawalsGroup extends HttpApiGroup.make("Withdrawals")
   .add(
     HttpApiEndpoint.get("listDestinations", "/destinations")
-      .setUrlParams(Schema.Struct({
-        partyID: PartyIdQuery,
-        identityID: Schema.optional(Id),
-        currencyID: Schema.optional(CurrencyID),
-        limit: Limit,
-        continuationToken: Schema.optional(ContinuationToken)
-      }))
+      .setUrlParams(OwnedListParams)
       .addSuccess(Page(Destination))
   )
   .add(
@@ -136,14 +130,8 @@ export class WithdrawalsGroup extends HttpApiGroup.make("Withdrawals")
         identityID: Schema.optional(Id),
         withdrawalID: Schema.optional(Id),
         destinationID: Schema.optional(Id),
-        status: Schema.optional(OperationStatus),
-        createdAtFrom: Schema.optional(Time.DateTime),
-        createdAtTo: Schema.optional(Time.DateTime),
-        amountFrom: Schema.optional(Int64),
-        amountTo: Schema.optional(Int64),
-        currencyID: Schema.optional(CurrencyID),
-        limit: Limit,
-        continuationToken: Schema.optional(ContinuationToken)
+        ...MovementFilters,
+        ...Paging
       }))
       .addSuccess(Page(Withdrawal))
   )

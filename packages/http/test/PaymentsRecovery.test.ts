@@ -1,16 +1,10 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, it } from "@effect/vitest"
-import { Kassa, TokenKeys } from "@kassa/adapters"
 import { InvoiceService, PaymentError, PaymentResources, PaymentService } from "@kassa/core"
 import type { Payment } from "@kassa/core"
-import { Dialects, Fixtures, LedgerChecks, TestDatabase } from "@kassa/testing"
+import { Dialects, Fixtures, LedgerChecks } from "@kassa/testing"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as FiberId from "effect/FiberId"
-import * as Layer from "effect/Layer"
-import * as Logger from "effect/Logger"
-import * as LogLevel from "effect/LogLevel"
-import * as Scope from "effect/Scope"
+import { crashAndRestart, sleepReal } from "./support/Restart.js"
 
 /**
  * The crash test: the domain layer is built on a database, payments are started and left in
@@ -26,8 +20,6 @@ const DECLINED = "4000000000009995"
 
 /** 3.5 %, rounded half up: the fee of test institution 1. */
 const fee = (amount: number) => Math.floor((amount * 35 + 500) / 1000)
-
-const sleepReal = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 type Expected =
   | { readonly status: "captured"; readonly amount: number }
@@ -210,35 +202,9 @@ for (const dialect of Dialects.dialects()) {
   describe(`Payments recovery [${dialect}]`, () => {
     it.live(
       "a process dies with payments in flight; the restarted one finishes each exactly once",
-      () =>
-        Effect.gen(function*() {
-          const { database, dataDir } = yield* TestDatabase.acquire(dialect)
-          const layer = Kassa.layer({
-            database,
-            dataDir,
-            signingKey: TokenKeys.generatePem(),
-            scheduler: { pollInterval: "50 millis", lease: "2 seconds" },
-            settings: { recoveryDelayMs: 500 }
-          })
-
-          // Both processes log nothing: closing the first one gives its background work the
-          // storage's shutdown grace (5 s) and interrupts the rest, and the second one's extra slow
-          // authorisations (a durable timer retries every 500 ms while the slow card takes 5 s)
-          // end after the test. The outcome is what the test asserts.
-          const run = <A, E, R>(scope: Scope.Scope, effect: Effect.Effect<A, E, R>) =>
-            Effect.flatMap(Layer.buildWithScope(layer, scope), (context) => Effect.provide(effect, context)).pipe(
-              Logger.withMinimumLogLevel(LogLevel.None)
-            )
-
-          // the first process dies with work in flight
-          const first = yield* Scope.make()
-          const setup = yield* run(first, firstRun)
-          yield* Scope.close(first, Exit.interrupt(FiberId.none))
-
-          // the restarted process, on the same database
-          const second = yield* Scope.make()
-          yield* run(second, secondRun(setup)).pipe(Effect.ensuring(Scope.close(second, Exit.void)))
-        }).pipe(Effect.scoped),
+      // the second process's extra slow authorisations (a durable timer retries every 500 ms
+      // while the slow card takes 5 s) end after the test
+      () => crashAndRestart(dialect, firstRun, secondRun),
       60_000
     )
   })

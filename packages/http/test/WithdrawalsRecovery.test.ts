@@ -1,15 +1,9 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, it } from "@effect/vitest"
-import { Kassa, TokenKeys } from "@kassa/adapters"
 import { BankCards, DepositService, DestinationService, IdentityService, WalletService, WithdrawalService } from "@kassa/core"
-import { Dialects, Fixtures, LedgerChecks, TestDatabase } from "@kassa/testing"
+import { Dialects, Fixtures, LedgerChecks } from "@kassa/testing"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as FiberId from "effect/FiberId"
-import * as Layer from "effect/Layer"
-import * as Logger from "effect/Logger"
-import * as LogLevel from "effect/LogLevel"
-import * as Scope from "effect/Scope"
+import { crashAndRestart, sleepReal } from "./support/Restart.js"
 
 /**
  * The crash test of withdrawals: a process starts withdrawals to the test provider's cards (one
@@ -17,8 +11,6 @@ import * as Scope from "effect/Scope"
  * rejected card) and dies; a second process on the same database finishes each exactly once:
  * its final status, two status events, the plan committed or rolled back, no timer left.
  */
-
-const sleepReal = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 const poll = <A>(read: Effect.Effect<A>, done: (a: A) => boolean, what: string, ms = 10_000) =>
   Effect.gen(function*() {
@@ -96,26 +88,7 @@ for (const dialect of Dialects.dialects()) {
   describe(`Withdrawals recovery [${dialect}]`, () => {
     it.live(
       "a process dies with withdrawals in flight; the restarted one finishes each exactly once",
-      () =>
-        Effect.gen(function*() {
-          const { database, dataDir } = yield* TestDatabase.acquire(dialect)
-          const layer = Kassa.layer({
-            database,
-            dataDir,
-            signingKey: TokenKeys.generatePem(),
-            scheduler: { pollInterval: "50 millis", lease: "2 seconds" },
-            settings: { recoveryDelayMs: 500 }
-          })
-          const run = <A, E, R>(scope: Scope.Scope, effect: Effect.Effect<A, E, R>) =>
-            Effect.flatMap(Layer.buildWithScope(layer, scope), (context) => Effect.provide(effect, context)).pipe(
-              Logger.withMinimumLogLevel(LogLevel.None)
-            )
-          const first = yield* Scope.make()
-          const setup = yield* run(first, firstRun)
-          yield* Scope.close(first, Exit.interrupt(FiberId.none))
-          const second = yield* Scope.make()
-          yield* run(second, secondRun(setup)).pipe(Effect.ensuring(Scope.close(second, Exit.void)))
-        }).pipe(Effect.scoped),
+      () => crashAndRestart(dialect, firstRun, secondRun),
       60_000
     )
   })

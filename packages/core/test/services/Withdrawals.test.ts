@@ -131,6 +131,28 @@ describe("DestinationService", () => {
 })
 
 describe("WithdrawalService", () => {
+  it.effect("terms as they stand: a payment system the operator forbids leaves the methods and refuses its destinations; a card of an unknown issuer is refused", () =>
+    Effect.gen(function*() {
+      const m = yield* Arrange.merchant
+      const identities = yield* IdentityService
+      const s = yield* WithdrawalService
+      const { w, d } = yield* funded(m.partyID, 5_000, "2200000000000004")
+      const ok = { wallet: w.id, destination: d.id, body: rub(1000) }
+      yield* identities.setPaymentSystemAllowed("test", "nspkmir", false)
+      assert.deepStrictEqual((yield* identities.getWithdrawalMethods(m.partyID, w.identityID)).methods, [
+        { method: "WithdrawalMethodBankCard", paymentSystems: ["visa", "mastercard"] }
+      ])
+      assert.strictEqual(yield* refusal(s.create(m.partyID, ok)), "Destination uses resource no longer allowed")
+      assert.strictEqual(yield* refusal(destination(m.partyID, "2200000000000004")), "Resource type not allowed")
+      assert.deepStrictEqual(yield* balance(m.partyID, w.id), { own: 5_000, available: 5_000 })
+      assert.strictEqual((yield* Effect.flip(identities.setPaymentSystemAllowed("test", "amex", false)))._tag, "NotFound")
+      assert.strictEqual((yield* Effect.flip(identities.setPaymentSystemAllowed("nope", "visa", false)))._tag, "NotFound")
+      yield* identities.setPaymentSystemAllowed("test", "nspkmir", true)
+      assert.strictEqual((yield* s.create(m.partyID, ok)).status, "Pending")
+      const unknown = yield* destination(m.partyID, TestPayoutProvider.cards.unknownIssuer)
+      assert.strictEqual(yield* refusal(s.create(m.partyID, { ...ok, destination: unknown.id })), "Unknown card issuer")
+    }).pipe(Effect.provide(MemoryKassa.layer)))
+
   it.effect("202 Pending with the hold of body + fee, then paid out: Succeeded, the plan committed, two events", () =>
     Effect.gen(function*() {
       const m = yield* Arrange.merchant

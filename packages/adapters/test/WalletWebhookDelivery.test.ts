@@ -11,7 +11,10 @@ import * as SqlDeliveryQueue from "@kassa/adapters/webhooks/SqlDeliveryQueue"
 import { verifyNotification } from "@kassa/adapters/WebhookSignature"
 import { BankCards, DepositService, DestinationService, IdentityService, WalletService, WalletWebhookService, WithdrawalService } from "@kassa/core"
 import { DeliveryQueue } from "@kassa/core/ports/DeliveryQueue"
+import { EventLog } from "@kassa/core/ports/EventLog"
+import { WithdrawalRepository } from "@kassa/core/ports/WithdrawalRepository"
 import type { WalletWebhookScope } from "@kassa/core/wallet-webhook/WalletWebhook"
+import type { WithdrawalRecord } from "@kassa/core/withdrawal/Withdrawal"
 import { Dialects, Fixtures, TestKassa } from "@kassa/testing"
 import * as Receiver from "@kassa/testing/WebhookReceiver"
 import * as Clock from "effect/Clock"
@@ -24,7 +27,9 @@ const UNAUTHORIZED_CARD = "4000000100000076"
 
 const webhooks = { run: false, allowPrivateNetworks: true, timeout: "2 seconds" } as const
 
-const kassa = (backend: Dialects.Backend): Layer.Layer<Kassa.Services | WebhookDispatcher.WebhookDispatcher | DeliveryQueue> =>
+const kassa = (
+  backend: Dialects.Backend
+): Layer.Layer<Kassa.Services | WebhookDispatcher.WebhookDispatcher | DeliveryQueue | EventLog | WithdrawalRepository> =>
   backend === "memory"
     ? TestKassa.layerMemory({ webhooks })
     : Layer.provideMerge(SqlDeliveryQueue.layer, TestKassa.layer(backend, { webhooks }))
@@ -151,6 +156,42 @@ for (const backend of Dialects.backends()) {
         assert.strictEqual(w.status, "Failed")
         yield* TestKassa.settle
         assert.deepStrictEqual(typesOf(yield* r.requests), ["WithdrawalStarted:200", "WithdrawalFailed:200"])
+      }))
+
+    it.scoped("a withdrawal older than its logged events: a logged status change notifies that status, numbered as the withdrawal's events", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const r = yield* Receiver.make
+        const { identityID, walletID } = yield* walletOf(m.partyID)
+        yield* hookOf(m.partyID, identityID, { topic: "WithdrawalsTopic", eventTypes: ["WithdrawalStarted", "WithdrawalSucceeded"] }, r.url)
+        // stored before withdrawals logged their events: its start is on its record only
+        const createdAt = new Date(yield* Clock.currentTimeMillis)
+        const id = `old-${createdAt.getTime()}`
+        const old: WithdrawalRecord = {
+          id,
+          partyID: m.partyID,
+          walletID,
+          identityID,
+          destinationID: "d-old",
+          amount: 700,
+          currency: "RUB",
+          fee: 7,
+          payout: rub(700),
+          status: "Succeeded",
+          attempts: 1,
+          events: [{ eventID: 1, occuredAt: createdAt, status: "Pending" }, { eventID: 2, occuredAt: createdAt, status: "Succeeded" }],
+          createdAt,
+          version: 2
+        }
+        yield* (yield* WithdrawalRepository).insert(old)
+        yield* (yield* EventLog).append({
+          aggregateType: "withdrawal",
+          aggregateID: id,
+          partyID: m.partyID,
+          changes: [{ type: "WithdrawalStatusChanged", status: "Succeeded" }]
+        })
+        yield* TestKassa.settle
+        assert.deepStrictEqual((yield* r.requests).map((x) => [x.json.eventType, x.json.eventID, x.json.withdrawalID]), [["WithdrawalSucceeded", "2", id]])
       }))
 
     it.scoped("a destination's creation and authorization reach its identity's destinations webhooks, the card masked", () =>

@@ -146,7 +146,8 @@ export const deliveriesLayer = Layer.effect(
       )
     return {
       webhookExists: (webhookID) =>
-        sql`SELECT deleted_at FROM webhooks WHERE id = ${webhookID}`.pipe(
+        sql`SELECT deleted_at FROM webhooks WHERE id = ${webhookID}
+          UNION ALL SELECT NULL AS deleted_at FROM wallet_webhooks WHERE id = ${webhookID}`.pipe(
           Effect.map(existing.first),
           Effect.orDie
         ),

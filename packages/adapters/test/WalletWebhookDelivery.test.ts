@@ -9,7 +9,16 @@ import { assert, layer } from "@effect/vitest"
 import { Kassa, WebhookDispatcher } from "@kassa/adapters"
 import * as SqlDeliveryQueue from "@kassa/adapters/webhooks/SqlDeliveryQueue"
 import { verifyNotification } from "@kassa/adapters/WebhookSignature"
-import { BankCards, DepositService, DestinationService, IdentityService, WalletService, WalletWebhookService, WithdrawalService } from "@kassa/core"
+import {
+  BankCards,
+  DepositService,
+  DestinationService,
+  IdentityService,
+  WalletService,
+  WalletWebhookService,
+  WebhookService,
+  WithdrawalService
+} from "@kassa/core"
 import { DeliveryQueue } from "@kassa/core/ports/DeliveryQueue"
 import { EventLog } from "@kassa/core/ports/EventLog"
 import { WithdrawalRepository } from "@kassa/core/ports/WithdrawalRepository"
@@ -253,7 +262,17 @@ for (const backend of Dialects.backends()) {
         yield* TestKassa.advance("1 second")
         assert.deepStrictEqual(typesOf(yield* r.requests), ["DestinationCreated:500", "DestinationCreated:500"])
 
+        // the operator sees the queue as a payments webhook's
+        const operator = yield* WebhookService.WebhookService
+        const queued = yield* operator.deliveries(hook.id).pipe(Effect.orDie)
+        assert.deepStrictEqual(queued.map((x) => [x.eventType, x.status, x.attempts, x.subjectType, x.subjectID]).reverse(), [
+          ["DestinationCreated", "pending", 2, "destination", d.id],
+          ["DestinationAuthorized", "pending", 0, "destination", d.id]
+        ])
+        assert.strictEqual(queued[1]!.nextAttemptAt!.getTime() - queued[1]!.lastAttemptAt!.getTime(), 5 * 60_000)
+
         yield* service.delete(m.partyID, identityID, hook.id).pipe(Effect.orDie)
+        assert.strictEqual((yield* Effect.flip(operator.deliveries(hook.id)))._tag, "NotFound")
         yield* r.setDefault(200)
         yield* TestKassa.advance("1 hour")
         assert.deepStrictEqual(typesOf((yield* r.requests).filter(about(d.id))), ["DestinationCreated:500", "DestinationCreated:500"])

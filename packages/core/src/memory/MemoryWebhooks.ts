@@ -12,7 +12,7 @@ import { WebhookDeliveries } from "../ports/WebhookDeliveries.js"
 import { WebhookRepository } from "../ports/WebhookRepository.js"
 import type { WebhookRecord } from "../webhook/Webhook.js"
 import { compareText } from "./internal/order.js"
-import { currentKey, deliveryOf, discardQueued, enqueue, numbered, type StoredWebhook, tables } from "./internal/webhookTables.js"
+import { currentKey, deliveryOf, destinationOf, discardQueued, enqueue, numbered, type StoredWebhook, tables } from "./internal/webhookTables.js"
 import { MemoryStore } from "./MemoryStore.js"
 
 /** A delivery id from the wire: the queue's serial number. */
@@ -84,8 +84,7 @@ export const deliveriesLayerMemory: Layer.Layer<WebhookDeliveries, never, Memory
           ? Effect.map(deliveryOf(t, found.value), Option.some)
           : Effect.succeedNone)
     return {
-      webhookExists: (webhookID) =>
-        Effect.map(t.webhooks.get(webhookID), Option.map((w) => ({ deleted: w.deletedAt !== undefined }))),
+      webhookExists: (webhookID) => Effect.map(destinationOf(t, webhookID), Option.map((w) => ({ deleted: w.deleted }))),
       list: (webhookID, query) =>
         Effect.flatMap(t.deliveries.values, (all) =>
           Effect.forEach(

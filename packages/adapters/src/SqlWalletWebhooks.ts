@@ -57,9 +57,11 @@ export const layer = Layer.effect(
           Effect.orDie
         ),
       subscribers: (partyID, topic) =>
-        sql`SELECT w.id, w.party_id, w.identity_id, w.scope, w.url, w.created_at, k.id AS key_id FROM wallet_webhooks w
+        touchingOnly("wallet_webhooks", "webhook_keys")(
+          sql`SELECT w.id, w.party_id, w.identity_id, w.scope, w.url, w.created_at, k.id AS key_id FROM wallet_webhooks w
             LEFT JOIN webhook_keys k ON k.party_id = w.party_id AND k.retired_at IS NULL
-            WHERE w.party_id = ${partyID} AND w.topic = ${topic} ORDER BY w.created_at, w.id`.pipe(
+            WHERE w.party_id = ${partyID} AND w.topic = ${topic} ORDER BY w.created_at, w.id`
+        ).pipe(
           Effect.map(subscribers.all),
           Effect.orDie
         ),

@@ -1,34 +1,43 @@
 /**
- * `WalletWebhookRepository` on `SqlClient`.
+ * `WalletWebhookRepository` on `SqlClient`. A delete removes the row and discards the webhook's
+ * queue in one transaction; the delivery queue reads a wallet webhook's URL and party by its id.
  *
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { WalletWebhookRepository } from "@kassa/core/ports/WalletWebhookRepository"
+import { type WalletSubscriber, WalletWebhookRepository } from "@kassa/core/ports/WalletWebhookRepository"
 import { WalletWebhookScope, type WalletWebhookRecord } from "@kassa/core/wallet-webhook/WalletWebhook"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import { DateColumn, JsonColumn, reader } from "./internal/rows.js"
+import { DateColumn, JsonColumn, OptionalText, reader } from "./internal/rows.js"
+import { discardQueued } from "./internal/webhooks/queue.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
 
-const hooks = reader(
-  Schema.Struct({
-    id: Schema.String,
-    partyId: Schema.String,
-    identityId: Schema.String,
-    scope: JsonColumn(WalletWebhookScope),
-    url: Schema.String,
-    createdAt: DateColumn
-  }),
-  (r): WalletWebhookRecord => ({
-    id: r.id,
-    partyID: r.partyId,
-    identityID: r.identityId,
-    scope: r.scope,
-    url: r.url,
-    createdAt: r.createdAt
-  })
+const HookRow = Schema.Struct({
+  id: Schema.String,
+  partyId: Schema.String,
+  identityId: Schema.String,
+  scope: JsonColumn(WalletWebhookScope),
+  url: Schema.String,
+  createdAt: DateColumn
+})
+
+const toHook = (r: typeof HookRow.Type): WalletWebhookRecord => ({
+  id: r.id,
+  partyID: r.partyId,
+  identityID: r.identityId,
+  scope: r.scope,
+  url: r.url,
+  createdAt: r.createdAt
+})
+
+const hooks = reader(HookRow, toHook)
+
+/** A webhook row with its party's current key, if any. */
+const subscribers = reader(
+  Schema.Struct({ ...HookRow.fields, keyId: OptionalText }),
+  (r): WalletSubscriber => ({ hook: toHook(r), keyID: r.keyId })
 )
 
 /** @since 0.1.0 @category layers */
@@ -47,10 +56,13 @@ export const layer = Layer.effect(
           Effect.map(hooks.all),
           Effect.orDie
         ),
-      subscribers: (partyID, identityID, topic) =>
-        read(sql`SELECT id, party_id, identity_id, scope, url, created_at FROM wallet_webhooks
-            WHERE party_id = ${partyID} AND identity_id = ${identityID} AND topic = ${topic} ORDER BY created_at, id`).pipe(
-          Effect.map(hooks.all),
+      subscribers: (partyID, topic) =>
+        touchingOnly("wallet_webhooks", "webhook_keys")(
+          sql`SELECT w.id, w.party_id, w.identity_id, w.scope, w.url, w.created_at, k.id AS key_id FROM wallet_webhooks w
+            LEFT JOIN webhook_keys k ON k.party_id = w.party_id AND k.retired_at IS NULL
+            WHERE w.party_id = ${partyID} AND w.topic = ${topic} ORDER BY w.created_at, w.id`
+        ).pipe(
+          Effect.map(subscribers.all),
           Effect.orDie
         ),
       insert: (w) =>
@@ -66,10 +78,12 @@ export const layer = Layer.effect(
           })
         }`),
       delete: (partyID, id) =>
-        sql`DELETE FROM wallet_webhooks WHERE id = ${id} AND party_id = ${partyID} RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
-        )
+        Effect.gen(function*() {
+          const rows = yield* sql`DELETE FROM wallet_webhooks WHERE id = ${id} AND party_id = ${partyID} RETURNING id`
+          if (rows.length === 0) return false
+          yield* discardQueued(sql, id)
+          return true
+        }).pipe(sql.withTransaction, Effect.orDie)
     }
   })
 )

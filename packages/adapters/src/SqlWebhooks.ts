@@ -16,7 +16,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, OptionalText, reader, toJson } from "./internal/rows.js"
-import { attemptColumns, attempts, deliveries, deliveryColumns, deliveryJoin, enqueue } from "./internal/webhooks/queue.js"
+import { attemptColumns, attempts, deliveries, deliveryColumns, deliveryJoin, discardQueued, enqueue } from "./internal/webhooks/queue.js"
 
 /** A webhook row with its party's current public key (`withKey`). */
 const webhooks = reader(
@@ -126,8 +126,7 @@ export const repositoryLayer = Layer.effect(
           const rows = yield* sql`UPDATE webhooks SET deleted_at = ${at.getTime()}
             WHERE id = ${id} AND party_id = ${partyID} AND deleted_at IS NULL RETURNING id`
           if (rows.length === 0) return false
-          yield* sql`UPDATE webhook_deliveries SET status = 'discarded' WHERE webhook_id = ${id} AND status = 'pending'`
-          yield* sql`DELETE FROM webhook_subjects WHERE webhook_id = ${id}`
+          yield* discardQueued(sql, id)
           return true
         }).pipe(Effect.orDie)
     }
@@ -147,7 +146,8 @@ export const deliveriesLayer = Layer.effect(
       )
     return {
       webhookExists: (webhookID) =>
-        sql`SELECT deleted_at FROM webhooks WHERE id = ${webhookID}`.pipe(
+        sql`SELECT deleted_at FROM webhooks WHERE id = ${webhookID}
+          UNION ALL SELECT NULL AS deleted_at FROM wallet_webhooks WHERE id = ${webhookID}`.pipe(
           Effect.map(existing.first),
           Effect.orDie
         ),

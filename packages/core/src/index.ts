@@ -176,6 +176,12 @@ export * as WalletWebhookService from "./wallet-webhook/WalletWebhookService.js"
 /** @since 0.1.0 */
 export * as WalletNotifications from "./wallet-webhook/WalletNotifications.js"
 /** @since 0.1.0 */
+export * as WalletDeliveries from "./wallet-webhook/WalletDeliveries.js"
+/** @since 0.1.0 */
+export * as WithdrawalMapper from "./wallet-webhook/WithdrawalMapper.js"
+/** @since 0.1.0 */
+export * as DestinationMapper from "./wallet-webhook/DestinationMapper.js"
+/** @since 0.1.0 */
 export * as Movement from "./movement/Movement.js"
 /** @since 0.1.0 */
 export * as Deposit from "./deposit/Deposit.js"
@@ -188,9 +194,13 @@ export * as W2WService from "./transfer/W2WService.js"
 /** @since 0.1.0 */
 export * as Destination from "./destination/Destination.js"
 /** @since 0.1.0 */
+export * as DestinationEvents from "./destination/DestinationEvents.js"
+/** @since 0.1.0 */
 export * as DestinationService from "./destination/DestinationService.js"
 /** @since 0.1.0 */
 export * as Withdrawal from "./withdrawal/Withdrawal.js"
+/** @since 0.1.0 */
+export * as WithdrawalEvents from "./withdrawal/WithdrawalEvents.js"
 /** @since 0.1.0 */
 export * as WithdrawalTerms from "./withdrawal/WithdrawalTerms.js"
 /** @since 0.1.0 */

@@ -64,7 +64,7 @@ const hook = (webhookID: string, shopID: string, eventTypes: ReadonlyArray<Invoi
 
 describe("WebhookFanOut", () => {
   it("every aggregate type notifying webhooks has its mapper registered, and only those", () => {
-    assert.deepStrictEqual(Object.keys(NotificationMappers.mappers).sort(), ["customer", "invoice"])
+    assert.deepStrictEqual(Object.keys(NotificationMappers.mappers).sort(), ["customer", "destination", "invoice", "withdrawal"])
   })
 
   it.effect("an aggregate type with a mapper of its own is fanned out with nothing else changed; its mapper reads its entries together", () =>

@@ -9,7 +9,8 @@ import { crashAndRestart, sleepReal } from "./support/Restart.js"
  * The crash test of withdrawals: a process starts withdrawals to the test provider's cards (one
  * in a slow payout, one the provider is unavailable for at first, one just started, one to a
  * rejected card) and dies; a second process on the same database finishes each exactly once:
- * its final status, two status events, the plan committed or rolled back, no timer left.
+ * its final status, two status events (logged once each for its webhooks), the plan committed
+ * or rolled back, no timer left.
  */
 
 const poll = <A>(read: Effect.Effect<A>, done: (a: A) => boolean, what: string, ms = 10_000) =>
@@ -78,6 +79,11 @@ const secondRun = (setup: Effect.Effect.Success<typeof firstRun>) =>
       assert.strictEqual(plan?.state, c.status === "Succeeded" ? "commit" : "rollback", `${c.name}: ledger plan`)
       const timers = yield* sql<{ kind: string }>`SELECT kind FROM timers WHERE subject = ${c.id}`.pipe(Effect.orDie)
       assert.deepStrictEqual(timers, [], `${c.name}: timers left`)
+      // each status event logged once, for its webhooks' notification
+      const logged = yield* sql<{ id: unknown }>`SELECT id FROM events WHERE aggregate_type = 'withdrawal' AND aggregate_id = ${c.id} ORDER BY id`.pipe(
+        Effect.orDie
+      )
+      assert.deepStrictEqual(logged.map((e) => Number(e.id)), [1, 2], `${c.name}: logged events`)
     }
     yield* LedgerChecks.invariants
     const account = yield* (yield* WalletService.WalletService).account(setup.partyID, setup.walletID)

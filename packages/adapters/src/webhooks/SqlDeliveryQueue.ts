@@ -33,14 +33,18 @@ const HEADS_PER_READ = 20
 const RECORDS_PER_BATCH = 256
 
 /**
- * What a queued notification is sent with: its webhook and the keys that may sign it, the one
- * it was queued under (`queued_key`) and its party's current one (`current_key`).
+ * What a queued notification is sent with: its webhook (a payments one, `w`, or a wallet one,
+ * `ww`; a wallet webhook's row goes with its delete, so none of either reads as deleted) and the
+ * keys that may sign it, the one it was queued under (`queued_key`) and its party's current one
+ * (`current_key`).
  */
-const headColumns = `d.id, d.attempts, d.first_attempt_at, d.body, w.url, w.deleted_at,
+const headColumns = `d.id, d.attempts, d.first_attempt_at, d.body, COALESCE(w.url, ww.url) AS url,
+  CASE WHEN w.id IS NULL AND ww.id IS NULL THEN 0 ELSE w.deleted_at END AS deleted_at,
   qk.private_key AS queued_key, qk.retired_at AS queued_key_retired_at, ck.private_key AS current_key`
-const headJoins = `webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+const headJoins = `webhook_deliveries d LEFT JOIN webhooks w ON w.id = d.webhook_id
+  LEFT JOIN wallet_webhooks ww ON ww.id = d.webhook_id
   LEFT JOIN webhook_keys qk ON qk.id = d.key_id
-  LEFT JOIN webhook_keys ck ON ck.party_id = w.party_id AND ck.retired_at IS NULL`
+  LEFT JOIN webhook_keys ck ON ck.party_id = COALESCE(w.party_id, ww.party_id) AND ck.retired_at IS NULL`
 
 /** A queued notification, as `headColumns` reads it. */
 const heads = reader(
@@ -49,21 +53,21 @@ const heads = reader(
     attempts: IntColumn,
     firstAttemptAt: Schema.NullOr(IntColumn),
     body: Schema.String,
-    url: Schema.String,
+    url: Schema.NullOr(Schema.String),
     deletedAt: Schema.NullOr(IntColumn),
     queuedKey: Schema.NullOr(Schema.String),
     queuedKeyRetiredAt: OptionalDate,
-    currentKey: Schema.String
+    currentKey: Schema.NullOr(Schema.String)
   }),
   (r): Pending => ({
     deliveryID: r.id,
     attempts: r.attempts,
     firstAttemptAt: r.firstAttemptAt ?? undefined,
     body: r.body,
-    url: r.url,
+    url: r.url ?? "",
     webhookDeleted: r.deletedAt !== null,
     queuedKey: r.queuedKey === null ? undefined : { privateKeyRef: r.queuedKey, retiredAt: r.queuedKeyRetiredAt },
-    currentKey: r.currentKey
+    currentKey: r.currentKey ?? ""
   })
 )
 

@@ -38,7 +38,14 @@ for (const backend of backends()) {
         assert.deepStrictEqual(Option.getOrThrow(yield* repo.findById(party, first.id)), first)
         assert.deepStrictEqual(Option.getOrThrow(yield* repo.findById(party, unscoped.id)), unscoped)
         assert.isTrue(Option.isNone(yield* repo.findById(fresh("p"), first.id)))
-        assert.deepStrictEqual((yield* repo.subscribers(party, identity, "WithdrawalsTopic")).map((h) => h.id), [first.id, unscoped.id])
+        // the party's webhooks of the topic, of every identity, without a key until the party has one
+        assert.deepStrictEqual((yield* repo.subscribers(party, "WithdrawalsTopic")).map((s) => [s.hook.id, s.keyID]), [
+          [elsewhere.id, undefined],
+          [first.id, undefined],
+          [unscoped.id, undefined]
+        ])
+        assert.deepStrictEqual(Option.getOrThrow(yield* repo.findById(party, elsewhere.id)), (yield* repo.subscribers(party, "WithdrawalsTopic"))[0]!.hook)
+        assert.deepStrictEqual(yield* repo.subscribers(fresh("p"), "WithdrawalsTopic"), [])
         assert.deepStrictEqual((yield* repo.listByIdentity(fresh("p"), identity)), [])
 
         assert.isFalse(yield* repo.delete(fresh("p"), first.id))

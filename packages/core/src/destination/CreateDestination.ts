@@ -16,13 +16,14 @@ import * as Traced from "../internal/traced.js"
 import * as Ref from "../Ref.js"
 import type { DestinationParams, DestinationRecord } from "./Destination.js"
 import type { DestinationContext } from "./DestinationContext.js"
+import * as DestinationEvents from "./DestinationEvents.js"
 
 /** The idempotency operation of a destination's `externalID`. @since 0.1.0 */
 export const OPERATION = "wallet.destination"
 
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: DestinationContext) => {
-  const { bankCards, destinations, externalIDs, identities, ids, load, methods, processing, tx } = ctx
+  const { bankCards, destinations, events, externalIDs, identities, ids, load, methods, processing, tx } = ctx
   return Traced.fn("DestinationService.create")(function*(partyID: string, params: DestinationParams) {
     const identity = Option.filter(yield* identities.findById(params.identity), (i) => i.partyID === partyID)
     if (Option.isNone(identity)) return yield* InvalidOperation.of("No such identity")
@@ -75,6 +76,7 @@ export const make = (ctx: DestinationContext) => {
           version: 1
         }
         yield* destinations.insert(destination)
+        yield* events.append(DestinationEvents.created(destination))
         yield* processing.schedule(id)
         return destination
       })))

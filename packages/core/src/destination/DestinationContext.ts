@@ -16,6 +16,7 @@ import * as Settlement from "../movement/Settlement.js"
 import { BankCards } from "../payres/BankCards.js"
 import { CardVault } from "../ports/CardVault.js"
 import { DestinationRepository } from "../ports/DestinationRepository.js"
+import { EventLog } from "../ports/EventLog.js"
 import { Idempotency } from "../ports/Idempotency.js"
 import { IdentityRepository } from "../ports/IdentityRepository.js"
 import { Ids } from "../ports/Ids.js"
@@ -26,6 +27,7 @@ import { Timers } from "../ports/Timers.js"
 import { Transactions } from "../ports/Transactions.js"
 import { KassaSettings } from "../Settings.js"
 import type { DestinationRecord } from "./Destination.js"
+import * as DestinationEvents from "./DestinationEvents.js"
 
 /** The timer that authorizes a destination if the step after its creation was lost. @since 0.1.0 */
 export const AUTHORIZE_TIMER = "destination.authorize"
@@ -36,6 +38,7 @@ export const make = Effect.gen(function*() {
   const vault = yield* CardVault
   const provider = yield* PayoutProvider
   const tx = yield* Transactions
+  const events = yield* EventLog
   const load = (id: string) =>
     Effect.flatMap(destinations.findById(id), (o) => (Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Destination", id))))
 
@@ -49,7 +52,11 @@ export const make = Effect.gen(function*() {
         current,
         save,
         unchanged
-      }) => current.status === "Authorized" ? unchanged : Effect.asVoid(save({ ...current, status: "Authorized" } satisfies DestinationRecord)))
+      }) =>
+        current.status === "Authorized"
+          ? unchanged
+          : Effect.flatMap(save({ ...current, status: "Authorized" } satisfies DestinationRecord), (saved) =>
+            events.append(DestinationEvents.statusChanged(saved))))
     })
 
   const processing = yield* Settlement.processing({ timers: yield* Timers, tx, settings: yield* KassaSettings }, AUTHORIZE_TIMER, authorize)
@@ -62,6 +69,7 @@ export const make = Effect.gen(function*() {
     jwt: yield* Jwt,
     ids: yield* Ids,
     tx,
+    events,
     externalIDs: Idempotent.make(yield* Idempotency),
     load,
     processing

@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { type Claimed, DeliveryQueue, type Lease, type Pending, type Subject } from "../ports/DeliveryQueue.js"
-import { currentKey, numbered, type StoredSubject, subjectKey, tables, touch, append } from "./internal/webhookTables.js"
+import { currentKey, destinationOf, numbered, type StoredSubject, subjectKey, tables, touch, append } from "./internal/webhookTables.js"
 import { MemoryStore } from "./MemoryStore.js"
 
 /** The head of a queue and what follows it, read at once (as on SQL). */
@@ -29,19 +29,19 @@ export const layerMemory: Layer.Layer<DeliveryQueue, never, MemoryStore> = Layer
           .filter((d) => d.status === "pending" && subjectKey(d.subject) === name)
           .sort((a, b) => a.id - b.id)
           .slice(0, HEADS_PER_READ)
-        const webhook = yield* t.webhooks.get(s.webhookID)
+        const webhook = yield* destinationOf(t, s.webhookID)
         const out: Array<Pending> = []
         for (const d of heads) {
           if (Option.isNone(webhook)) continue
           const queued = d.keyID === undefined ? Option.none() : yield* t.keys.get(d.keyID)
-          const current = yield* currentKey(t, webhook.value.webhook.partyID)
+          const current = yield* currentKey(t, webhook.value.partyID)
           out.push({
             deliveryID: d.id,
             attempts: d.attempts,
             firstAttemptAt: d.firstAttemptAt,
             body: d.body,
-            url: webhook.value.webhook.url,
-            webhookDeleted: webhook.value.deletedAt !== undefined,
+            url: webhook.value.url,
+            webhookDeleted: webhook.value.deleted,
             queuedKey: Option.match(queued, {
               onNone: () => undefined,
               onSome: (k) => ({ privateKeyRef: k.privateKeyRef, retiredAt: k.retiredAt })

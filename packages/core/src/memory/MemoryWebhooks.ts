@@ -12,7 +12,7 @@ import { WebhookDeliveries } from "../ports/WebhookDeliveries.js"
 import { WebhookRepository } from "../ports/WebhookRepository.js"
 import type { WebhookRecord } from "../webhook/Webhook.js"
 import { compareText } from "./internal/order.js"
-import { currentKey, deliveryOf, enqueue, numbered, type StoredWebhook, subjectKey, tables } from "./internal/webhookTables.js"
+import { currentKey, deliveryOf, destinationOf, discardQueued, enqueue, numbered, type StoredWebhook, tables } from "./internal/webhookTables.js"
 import { MemoryStore } from "./MemoryStore.js"
 
 /** A delivery id from the wire: the queue's serial number. */
@@ -66,10 +66,7 @@ export const repositoryLayerMemory: Layer.Layer<WebhookRepository, never, Memory
           const found = yield* t.webhooks.get(id)
           if (Option.isNone(found) || found.value.webhook.partyID !== partyID || found.value.deletedAt !== undefined) return false
           yield* t.webhooks.set(id, { ...found.value, deletedAt: at.getTime() })
-          for (const d of yield* t.deliveries.values) {
-            if (d.subject.webhookID === id && d.status === "pending") yield* t.deliveries.set(numbered(d.id), { ...d, status: "discarded" })
-          }
-          for (const s of yield* t.subjects.values) if (s.subject.webhookID === id) yield* t.subjects.delete(subjectKey(s.subject))
+          yield* discardQueued(t, id)
           return true
         }))
     }
@@ -87,8 +84,7 @@ export const deliveriesLayerMemory: Layer.Layer<WebhookDeliveries, never, Memory
           ? Effect.map(deliveryOf(t, found.value), Option.some)
           : Effect.succeedNone)
     return {
-      webhookExists: (webhookID) =>
-        Effect.map(t.webhooks.get(webhookID), Option.map((w) => ({ deleted: w.deletedAt !== undefined }))),
+      webhookExists: (webhookID) => Effect.map(destinationOf(t, webhookID), Option.map((w) => ({ deleted: w.deleted }))),
       list: (webhookID, query) =>
         Effect.flatMap(t.deliveries.values, (all) =>
           Effect.forEach(

@@ -11,7 +11,7 @@ import type { Attempt, Delivery } from "../webhook/Delivery.js"
 
 /** @since 0.1.0 @category tags */
 export class WebhookDeliveries extends Context.Tag("kassa/WebhookDeliveries")<WebhookDeliveries, {
-  /** A webhook whatever its party, deleted ones included. */
+  /** A webhook whatever its party, deleted ones included; or a wallet webhook (a deleted one is gone). */
   readonly webhookExists: (webhookID: string) => Effect.Effect<Option.Option<{ readonly deleted: boolean }>>
   /** The webhook's deliveries, newest first. */
   readonly list: (webhookID: string, query: { readonly limit: number; readonly status?: Delivery["status"] | undefined }) => Effect.Effect<ReadonlyArray<Delivery>>

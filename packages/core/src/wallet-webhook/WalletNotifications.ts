@@ -3,8 +3,8 @@
  * and a destination's creation and authorization become, and which webhooks want each one. The
  * card is shown masked, by bin and last digits only; never its token.
  *
- * Not yet wired: withdrawals and destinations keep their events on their records and write no
- * outbox rows, so the fan-out does not see them (see the report of branch `whook`).
+ * The fan-out makes them from the events withdrawals and destinations log
+ * (`WithdrawalMapper`, `DestinationMapper`).
  *
  * @since 0.1.0
  */

@@ -19,7 +19,7 @@ export const DeliveryStatus = Schema.Literal("pending", "delivered", "discarded"
 export const Delivery = Schema.Struct({
   id: Schema.String,
   webhookID: Schema.String,
-  /** What orders the queue: `invoice` or `customer`, and its id. */
+  /** What orders the queue: `invoice`, `customer`, `withdrawal` or `destination`, and its id. */
   subjectType: Schema.String,
   subjectID: Schema.String,
   eventID: Schema.Int,

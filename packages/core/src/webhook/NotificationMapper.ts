@@ -37,6 +37,24 @@ export interface NotificationMapper {
 }
 
 /**
+ * A mapper that chooses its subscribers itself (the wallet's webhooks, by identity, wallet and
+ * event type, `wallet-webhook/`): it reads a party's webhooks of its kind (`subscribers`, once per
+ * party and batch, keyed `kind`), then answers each entry's deliveries to them. The fan-out reads
+ * a payments mapper's as one of these (`deliveriesFor`).
+ *
+ * @since 0.1.0 @category models
+ */
+export interface DeliveryMapper<S> {
+  /** Names the subscribers `subscribers` reads, apart from other mappers'. */
+  readonly kind: string
+  readonly subscribers: (partyID: string) => Effect.Effect<ReadonlyArray<S>>
+  /** As `NotificationMapper.prepare`, answering each entry's deliveries to the party's subscribers. */
+  readonly prepare: (
+    entries: ReadonlyArray<OutboxEntry>
+  ) => Effect.Effect<(entry: OutboxEntry, subscribers: ReadonlyArray<S>) => Effect.Effect<ReadonlyArray<QueuedNotification>>>
+}
+
+/**
  * The deliveries of one event's notifications: one per subscriber of the subject's shop that
  * asked for the notification's type, in subscriber then notification order.
  *

@@ -1,8 +1,9 @@
 /**
  * The fan-out: stored events become queued deliveries. A batch of the outbox is taken in one
  * transaction; each entry goes to its aggregate type's mapper (`NotificationMappers`), only when its party
- * has webhooks of the mapper's topic; the notifications are queued, one delivery per matching
- * webhook (`deliveriesFor`), and the entries leave the outbox with that commit.
+ * has webhooks of the mapper's kind; the notifications are queued, one delivery per matching
+ * webhook (a payments mapper's through `deliveriesFor`, a wallet mapper's by its own choice), and
+ * the entries leave the outbox with that commit.
  *
  * @since 0.1.0
  */
@@ -13,8 +14,7 @@ import { DeliveryQueue, type QueuedNotification } from "../ports/DeliveryQueue.j
 import { Outbox, type OutboxEntry } from "../ports/Outbox.js"
 import { type Subscriber, WebhookRepository } from "../ports/WebhookRepository.js"
 import { mappers } from "./NotificationMappers.js"
-import { deliveriesFor, type NotificationMapper, type Notified } from "./NotificationMapper.js"
-import type { Topic } from "./Webhook.js"
+import { type DeliveryMapper, deliveriesFor, type NotificationMapper } from "./NotificationMapper.js"
 
 /** Outbox entries taken per transaction. @since 0.1.0 */
 export const BATCH = 100
@@ -24,8 +24,13 @@ export const BATCH = 100
 const skipped = (entry: OutboxEntry) => (cause: Cause.Cause<unknown>) =>
   Effect.logError("webhook fan-out: an event could not be dispatched; it is skipped", cause).pipe(
     Effect.annotateLogs({ aggregateType: entry.aggregateType, aggregateID: entry.aggregateID, eventID: entry.eventID }),
-    Effect.as(undefined)
+    Effect.as([])
   )
+
+/** Either kind of mapper the registry holds. @since 0.1.0 @category models */
+export type AnyMapper = NotificationMapper | DeliveryMapper<any>
+
+const isDeliveryMapper = (m: AnyMapper): m is DeliveryMapper<any> => "subscribers" in m
 
 /**
  * The fan-out over the given mappers, by aggregate type (`WebhookFanOut` uses
@@ -33,47 +38,58 @@ const skipped = (entry: OutboxEntry) => (cause: Cause.Cause<unknown>) =>
  *
  * @since 0.1.0 @category constructors
  */
-export const make = <M extends Readonly<Record<string, Effect.Effect<NotificationMapper, never, any>>>>(registry: M) =>
+export const make = <M extends Readonly<Record<string, Effect.Effect<AnyMapper, never, any>>>>(registry: M) =>
   Effect.gen(function*() {
     const outbox = yield* Outbox
     const queue = yield* DeliveryQueue
     const webhooks = yield* WebhookRepository
+    /** A payments mapper: the party's webhooks of its topic, one delivery per subscribed shop's webhook. */
+    const ofTopic = (mapper: NotificationMapper): DeliveryMapper<Subscriber> => ({
+      kind: mapper.topic,
+      subscribers: (partyID) => webhooks.subscribers(partyID, mapper.topic),
+      prepare: (entries) =>
+        Effect.map(mapper.prepare(entries), (notify) => (entry, subscribers) =>
+          Effect.map(notify(entry), (notified) => (notified === undefined ? [] : deliveriesFor(subscribers, notified))))
+    })
     // Each mapper is made with the ports it reads: their union is what the fan-out needs.
-    const byType = new Map<string, NotificationMapper>()
-    for (const [type, mapper] of Object.entries(registry)) {
-      byType.set(type, yield* (mapper as Effect.Effect<NotificationMapper, never, Effect.Effect.Context<M[keyof M]>>))
+    const byType = new Map<string, DeliveryMapper<any>>()
+    for (const [type, make] of Object.entries(registry)) {
+      const mapper = yield* (make as Effect.Effect<AnyMapper, never, Effect.Effect.Context<M[keyof M]>>)
+      byType.set(type, isDeliveryMapper(mapper) ? mapper : ofTopic(mapper))
     }
 
     const fanOut = (entries: ReadonlyArray<OutboxEntry>) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        // A party's webhooks of a topic, read once per batch.
-        const known = new Map<string, ReadonlyArray<Subscriber>>()
-        const subscribersOf = (partyID: string, topic: Topic) => {
-          const key = `${topic}/${partyID}`
+        // A party's webhooks of a kind, read once per batch.
+        const known = new Map<string, ReadonlyArray<unknown>>()
+        const subscribersOf = (partyID: string, mapper: DeliveryMapper<any>) => {
+          const key = `${mapper.kind}/${partyID}`
           const found = known.get(key)
           return found !== undefined
             ? Effect.succeed(found)
-            : Effect.tap(webhooks.subscribers(partyID, topic), (read) => void known.set(key, read))
+            : Effect.tap(mapper.subscribers(partyID), (read) => void known.set(key, read))
         }
-        const notifying: Array<{ readonly entry: OutboxEntry; readonly mapper: NotificationMapper; readonly subscribers: ReadonlyArray<Subscriber> }> = []
-        const byMapper = new Map<NotificationMapper, Array<OutboxEntry>>()
+        const notifying: Array<{ readonly entry: OutboxEntry; readonly mapper: DeliveryMapper<any>; readonly subscribers: ReadonlyArray<unknown> }> = []
+        const byMapper = new Map<DeliveryMapper<any>, Array<OutboxEntry>>()
         for (const entry of entries) {
           const mapper = byType.get(entry.aggregateType)
           if (mapper === undefined) continue
-          const subscribers = yield* subscribersOf(entry.partyID, mapper.topic)
+          const subscribers = yield* subscribersOf(entry.partyID, mapper)
           if (subscribers.length === 0) continue
           notifying.push({ entry, mapper, subscribers })
           const batch = byMapper.get(mapper)
           if (batch === undefined) byMapper.set(mapper, [entry])
           else batch.push(entry)
         }
-        const prepared = new Map<NotificationMapper, (entry: OutboxEntry) => Effect.Effect<Notified | undefined>>()
+        const prepared = new Map<
+          DeliveryMapper<any>,
+          (entry: OutboxEntry, subscribers: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<QueuedNotification>>
+        >()
         for (const [mapper, batch] of byMapper) prepared.set(mapper, yield* mapper.prepare(batch))
         const deliveries: Array<QueuedNotification> = []
         for (const { entry, mapper, subscribers } of notifying) {
-          const notified = yield* prepared.get(mapper)!(entry).pipe(Effect.catchAllCause(skipped(entry)))
-          if (notified !== undefined) deliveries.push(...deliveriesFor(subscribers, notified))
+          deliveries.push(...yield* prepared.get(mapper)!(entry, subscribers).pipe(Effect.catchAllCause(skipped(entry))))
         }
         if (deliveries.length > 0) yield* queue.enqueue(deliveries, now)
       })

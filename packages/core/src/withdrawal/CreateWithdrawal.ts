@@ -24,6 +24,7 @@ import type { Cash } from "../wallet/Wallet.js"
 import { accountKey } from "../wallet/WalletAccount.js"
 import type { WithdrawalParams, WithdrawalRecord } from "./Withdrawal.js"
 import * as WithdrawalChecks from "./WithdrawalChecks.js"
+import { appendSince } from "./WithdrawalEvents.js"
 import { planOf, type WithdrawalContext } from "./WithdrawalContext.js"
 import { feeOf } from "./WithdrawalTerms.js"
 
@@ -32,7 +33,7 @@ export const OPERATION = "wallet.withdrawal"
 
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: WithdrawalContext) => {
-  const { externalIDs, ids, jwt, ledger, load, processing, tx, walletService, withdrawals } = ctx
+  const { events, externalIDs, ids, jwt, ledger, load, processing, tx, walletService, withdrawals } = ctx
   const checks = WithdrawalChecks.make(ctx)
 
   /** What the quote pays out, once it is the caller's, for this wallet, destination and body. */
@@ -110,6 +111,7 @@ export const make = (ctx: WithdrawalContext) => {
         const plan = planOf(pending)
         if (yield* holdChecked(ledger, plan, postings, debited)) {
           yield* withdrawals.insert(pending)
+          yield* appendSince(events, pending, 0)
           yield* processing.schedule(id)
           return pending
         }
@@ -122,6 +124,7 @@ export const make = (ctx: WithdrawalContext) => {
           events: [...pending.events, { eventID: 2, occuredAt: createdAt, status: "Failed", failure: insufficientFunds }]
         }
         yield* withdrawals.insert(failed)
+        yield* appendSince(events, failed, 0)
         return failed
       })))
     if (withdrawal.status === "Pending") yield* processing.kick(withdrawal.id)

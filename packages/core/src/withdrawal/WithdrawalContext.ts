@@ -20,6 +20,7 @@ import { MovementCommand, type SubFailure } from "../movement/Movement.js"
 import * as Settlement from "../movement/Settlement.js"
 import { CardVault } from "../ports/CardVault.js"
 import { DestinationRepository } from "../ports/DestinationRepository.js"
+import { EventLog } from "../ports/EventLog.js"
 import { Idempotency } from "../ports/Idempotency.js"
 import { IdentityRepository } from "../ports/IdentityRepository.js"
 import { Ids } from "../ports/Ids.js"
@@ -34,6 +35,7 @@ import { WithdrawalRepository } from "../ports/WithdrawalRepository.js"
 import { KassaSettings } from "../Settings.js"
 import { WalletService } from "../wallet/WalletService.js"
 import { withStatusEvent, type WithdrawalRecord } from "./Withdrawal.js"
+import { appendSince, lastEventID } from "./WithdrawalEvents.js"
 
 /** @since 0.1.0 */
 export const PAYOUT_TIMER = "withdrawal.payout"
@@ -60,10 +62,15 @@ export const make = Effect.gen(function*() {
   const vault = yield* CardVault
   const provider = yield* PayoutProvider
   const walletService = yield* WalletService
+  const events = yield* EventLog
   const load = (id: string) =>
     Effect.flatMap(withdrawals.findById(id), (o) => (Option.isSome(o) ? Effect.succeed(o.value) : Effect.fail(NotFound.of("Withdrawal", id))))
+  // A status change records its event, and logs it with the change.
   const update = (next: WithdrawalRecord, expected: number) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) => withdrawals.update(withStatusEvent(next, new Date(now)), expected))
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const recorded = withStatusEvent(next, new Date(now))
+      return Effect.tap(withdrawals.update(recorded, expected), (ok) => (ok ? appendSince(events, recorded, lastEventID(next)) : Effect.void))
+    })
 
   const settle = (id: string, command: MovementCommand) =>
     Settlement.settle(tx, ledger, {
@@ -115,6 +122,7 @@ export const make = Effect.gen(function*() {
     walletService,
     ledger,
     tx,
+    events,
     jwt: yield* Jwt,
     payouts: provider,
     methods: WithdrawalMethods.make(yield* ProviderTermsRepository),

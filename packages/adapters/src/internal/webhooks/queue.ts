@@ -121,3 +121,10 @@ export const enqueueMany = (sql: SqlClient.SqlClient, items: ReadonlyArray<Queue
       yield* touchSubjects(sql, [...subjects.values()], now)
     }
   })
+
+/** @internal Discards what is queued for a deleted webhook, and its subjects with it. */
+export const discardQueued = (sql: SqlClient.SqlClient, webhookID: string) =>
+  Effect.zipRight(
+    sql`UPDATE webhook_deliveries SET status = 'discarded' WHERE webhook_id = ${webhookID} AND status = 'pending'`,
+    sql`DELETE FROM webhook_subjects WHERE webhook_id = ${webhookID}`
+  )

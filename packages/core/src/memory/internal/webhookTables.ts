@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { QueuedNotification, Subject } from "../../ports/DeliveryQueue.js"
 import type { Delivery } from "../../webhook/Delivery.js"
+import type { WalletWebhookRecord } from "../../wallet-webhook/WalletWebhook.js"
 import type { WebhookRecord } from "../../webhook/Webhook.js"
 import type { PartyWebhookKey } from "../../webhook/WebhookKey.js"
 import { key, type MemoryStore, type Table } from "../MemoryStore.js"
@@ -59,6 +60,8 @@ export interface StoredAttempt {
 /** @internal */
 export interface Tables {
   readonly webhooks: Table<StoredWebhook>
+  /** The wallet webhooks (`MemoryWalletWebhooks`): a delete removes one. */
+  readonly walletWebhooks: Table<WalletWebhookRecord>
   readonly keys: Table<PartyWebhookKey>
   readonly deliveries: Table<StoredDelivery>
   readonly subjects: Table<StoredSubject>
@@ -68,6 +71,7 @@ export interface Tables {
 /** @internal */
 export const tables = (store: MemoryStore["Type"]): Tables => ({
   webhooks: store.table("webhooks"),
+  walletWebhooks: store.table("wallet_webhooks"),
   keys: store.table("webhook_keys"),
   deliveries: store.table("webhook_deliveries"),
   subjects: store.table("webhook_subjects"),
@@ -158,3 +162,22 @@ export const touch = (t: Tables, subject: Subject, now: number) =>
 /** @internal `append` and `touch` in one transaction. */
 export const enqueue = (store: MemoryStore["Type"], t: Tables, item: QueueItem, now: number) =>
   store.transaction(Effect.tap(append(store, t, item, now), () => touch(t, item.subject, now)))
+
+/** @internal Discards what is queued for a deleted webhook, and its subjects with it. */
+export const discardQueued = (t: Tables, webhookID: string) =>
+  Effect.gen(function*() {
+    for (const d of yield* t.deliveries.values) {
+      if (d.subject.webhookID === webhookID && d.status === "pending") yield* t.deliveries.set(numbered(d.id), { ...d, status: "discarded" })
+    }
+    for (const s of yield* t.subjects.values) if (s.subject.webhookID === webhookID) yield* t.subjects.delete(subjectKey(s.subject))
+  })
+
+/** @internal Where a subject's notifications go: its webhook's party and URL, and whether it was deleted. */
+export const destinationOf = (t: Tables, webhookID: string) =>
+  Effect.gen(function*() {
+    const webhook = yield* t.webhooks.get(webhookID)
+    if (Option.isSome(webhook)) {
+      return Option.some({ partyID: webhook.value.webhook.partyID, url: webhook.value.webhook.url, deleted: webhook.value.deletedAt !== undefined })
+    }
+    return Option.map(yield* t.walletWebhooks.get(webhookID), (w) => ({ partyID: w.partyID, url: w.url, deleted: false }))
+  })

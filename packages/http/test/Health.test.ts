@@ -35,6 +35,8 @@ for (const dialect of Dialects.dialects()) {
           const sql = yield* SqlClient.SqlClient
           const [row] = yield* sql<{ migrationId: number; name: string; createdAt: unknown }>`SELECT * FROM kassa_migrations WHERE migration_id = ${Migrations.latest}`
           yield* sql`DELETE FROM kassa_migrations WHERE migration_id = ${Migrations.latest}`
+          // the numbers may skip one (a migration numbered ahead of another branch's)
+          const [previous] = yield* sql<{ id: number }>`SELECT MAX(migration_id) AS id FROM kassa_migrations`
           const ready = yield* TestServer.raw("GET", "/health/ready")
           yield* sql`INSERT INTO kassa_migrations (migration_id, name) VALUES (${Migrations.latest}, ${row!.name})`
           assert.strictEqual(ready.status, 503)
@@ -42,7 +44,7 @@ for (const dialect of Dialects.dialects()) {
             status: "unavailable",
             message: "not ready: migrations",
             failing: ["migrations"],
-            checks: { ...allOk, migrations: `at ${Migrations.latest - 1} of ${Migrations.latest}` }
+            checks: { ...allOk, migrations: `at ${Number(previous!.id)} of ${Migrations.latest}` }
           })
           assert.strictEqual((yield* TestServer.raw("GET", "/health/ready")).status, 200)
         }))

@@ -35,7 +35,7 @@ import walletGrants from "./internal/migrations/0023_wallet_grants.js"
 import withdrawals from "./internal/migrations/0024_withdrawals.js"
 import walletWebhooks from "./internal/migrations/0025_wallet_webhooks.js"
 import reports from "./internal/migrations/0026_reports.js"
-import providerTerms from "./internal/migrations/0028_provider_terms.js"
+import providerTerms from "./internal/migrations/0027_provider_terms.js"
 import { IntColumn, reader } from "./internal/rows.js"
 
 const all = {
@@ -65,7 +65,7 @@ const all = {
   "0024_withdrawals": withdrawals,
   "0025_wallet_webhooks": walletWebhooks,
   "0026_reports": reports,
-  "0028_provider_terms": providerTerms
+  "0027_provider_terms": providerTerms
 }
 
 const migrations = Migrator.fromRecord(all)

@@ -25,7 +25,7 @@ export const dialectName = { pg: "PostgreSQL", sqlite: "SQLite" }
 
 const int = (n) => (n === undefined || !Number.isFinite(n) ? "—" : Math.round(n).toLocaleString("en-US"))
 const ms = (n) => (n === undefined || !Number.isFinite(n) ? "—" : n >= 100 ? `${Math.round(n)} ms` : n >= 1 ? `${n.toFixed(1)} ms` : `${n.toFixed(2)} ms`)
-const ratio = (n) => (n === undefined || !Number.isFinite(n) ? "—" : n >= 10 ? n.toFixed(0) : n.toFixed(2))
+const ratio = (n) => (n === undefined || !Number.isFinite(n) ? "—" : n >= 10 ? n.toFixed(1) : n.toFixed(2))
 const cpuOf = (x) => x?.cpu?.serverMsPerOp
 
 /** The flow level with the best rate. */

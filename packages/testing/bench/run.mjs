@@ -398,8 +398,9 @@ const main = async () => {
   let file = path.join(resultsDir, `${day}${QUICK ? "-quick" : ""}.md`)
   if (fs.existsSync(file)) file = path.join(resultsDir, `${day}${QUICK ? "-quick" : ""}-${stamp.slice(8)}.md`)
   fs.writeFileSync(file, report.markdown)
-  console.log(`\n${report.markdown}`)
-  console.log(`written to ${path.relative(repoRoot, file)}`)
+  // the console gets the report's head and its targets table; the file has every measurement
+  console.log(`\n${report.markdown.slice(0, report.markdown.indexOf("\n## All measurements"))}`)
+  console.log(`the whole report (every measurement, statements, webhooks, search${errors.length > 0 ? ", the harness's errors" : ""}): ${path.relative(repoRoot, file)}`)
 
   if (env.BENCH_KEEP === "1" || errors.length > 0) console.log(`data dirs and logs kept in ${path.relative(repoRoot, tmpRoot)}`)
   else fs.rmSync(tmpRoot, { recursive: true, force: true })

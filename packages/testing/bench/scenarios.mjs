@@ -287,12 +287,13 @@ const pacedInvoices = async (server, { ratePerSecond, durationMs, connections = 
 
 /**
  * Scenario 4: webhook delivery of the InvoiceCreated notifications of a createInvoice load, to
- * `hooks` webhooks. First createInvoice paced at `invoiceRate` for `pacedMs` (the target: whether
+ * `hooks` webhooks. First createInvoice paced at `invoiceRate` for `pacedMs`, open loop with up to
+ * `pacedConnections` requests in flight (the target: whether
  * every notification arrives, and how soon), then, once that has drained, as fast as the server
  * takes invoices (informational: the delivered rate; the latency then is mostly the queue that
  * builds up).
  */
-export const webhookScenario = async (server, { connections, durationMs, hooks, drainMs, pacedMs = durationMs, invoiceRate }) => {
+export const webhookScenario = async (server, { connections, durationMs, hooks, drainMs, pacedMs = durationMs, invoiceRate, pacedConnections = 100 }) => {
   const receiver = await startReceiver()
   const admin = clientFor(server, 2)
   const webhookIDs = []
@@ -329,7 +330,8 @@ export const webhookScenario = async (server, { connections, durationMs, hooks, 
       // Open loop: invoices at `invoiceRate`/s, each notifying every hook.
       const ratePerSecond = Math.max(1, Math.floor(invoiceRate))
       const phaseStart = Date.now()
-      const load = await pacedInvoices(server, { ratePerSecond, durationMs: pacedMs, connections })
+      // up to `pacedConnections` in flight, so that the pace, not the client, bounds the rate
+      const load = await pacedInvoices(server, { ratePerSecond, durationMs: pacedMs, connections: pacedConnections })
       const expected = load.ok * hooks
       await drain(expected)
       const s = receiver.stats

@@ -26,6 +26,7 @@ const title = report[0].match(/^# Kassa benchmark, (.+ UTC)/)?.[1]
 if (title === undefined || report[0].includes("QUICK")) throw new Error(`${file} is not the report of a full run`)
 const commit = report.find((l) => l.startsWith("- Node "))?.match(/; commit (.+)$/)?.[1] ?? "?"
 const machine = report.find((l) => l.startsWith("- machine: "))?.slice("- machine: ".length).split(",")[0] ?? "?"
+const load = report.find((l) => l.startsWith("- load average"))?.match(/before (\S+)/)?.[1] ?? "?"
 const at = report.indexOf("## Targets")
 if (at < 0) throw new Error(`${file} has no targets table`)
 const table = report.slice(at + 2).filter((_, i, all) => all.slice(0, i + 1).every((l) => l.startsWith("|")))
@@ -33,7 +34,7 @@ const table = report.slice(at + 2).filter((_, i, all) => all.slice(0, i + 1).eve
 const relative = path.relative(repoRoot, file)
 const block = [
   begin,
-  `Latest full run: [\`${relative}\`](${relative}), ${title}, commit ${commit}, ${machine}.`,
+  `Latest full run: [\`${relative}\`](${relative}), ${title}, commit ${commit}, ${machine} (load average ${load} at the start).`,
   "",
   ...table,
   end

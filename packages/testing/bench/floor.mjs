@@ -6,6 +6,8 @@
  * pool size) or into SQLite through `better-sqlite3` with the pragmas Kassa's
  * `@effect/sql-sqlite-node` client sets (journal_mode=WAL, synchronous left at its default,
  * FULL; better-sqlite3's defaults otherwise; FLOOR_SQLITE_SYNCHRONOUS=NORMAL for comparison). No framework, no auth, no schema validation.
+ * The floor's read, `GET /v2/processing/invoices/<id>`, is one SELECT of the row by primary key,
+ * answered as stored.
  *
  * Environment: FLOOR_DB=pg|sqlite, DATABASE_URL (pg), FLOOR_SQLITE_FILE (sqlite), PORT, HOST.
  * Prints one JSON line containing "Listening on" when ready. Run by run.mjs as a child process.
@@ -30,6 +32,8 @@ const ddl = [
 
 /** @type {(params: unknown[]) => Promise<void>} */
 let insert
+/** @type {(id: string) => Promise<string | undefined>} the row's JSON by primary key */
+let read
 let close = async () => {}
 
 if (dialect === "pg") {
@@ -40,6 +44,7 @@ if (dialect === "pg") {
   insert = async (params) => {
     await pool.query(text, params)
   }
+  read = async (id) => (await pool.query("SELECT data FROM floor_invoices WHERE id = $1", [id])).rows[0]?.data
   close = () => pool.end()
 } else {
   const Database = require("better-sqlite3")
@@ -53,6 +58,8 @@ if (dialect === "pg") {
   insert = async (params) => {
     statement.run(...params)
   }
+  const select = db.prepare("SELECT data FROM floor_invoices WHERE id = ?").pluck()
+  read = async (id) => select.get(id)
   close = async () => db.close()
 }
 
@@ -90,8 +97,24 @@ const createInvoice = async (req, res, raw) => {
   send(res, 201, { invoice })
 }
 
+const getInvoice = async (res, id) => {
+  const data = await read(id)
+  if (data === undefined) return send(res, 404, { message: "Invoice not found" })
+  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(data) })
+  res.end(data)
+}
+
+const invoicePath = /^\/v[12]\/processing\/invoices\/([\w-]+)$/
+
 const server = http.createServer((req, res) => {
   if (req.method === "GET" && req.url === "/health") return send(res, 200, { status: "ok" })
+  const byId = req.method === "GET" ? invoicePath.exec(req.url) : null
+  if (byId !== null) {
+    getInvoice(res, byId[1]).catch((e) => {
+      if (!res.headersSent) send(res, 500, { message: String(e?.message ?? e) })
+    })
+    return
+  }
   if (req.method === "POST" && (req.url === "/v2/processing/invoices" || req.url === "/v1/processing/invoices")) {
     const chunks = []
     req.on("data", (c) => chunks.push(c))

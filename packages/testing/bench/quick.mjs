@@ -1,7 +1,7 @@
 // Dev helper: createInvoice (or with --webhooks the webhook scenario) on one store for a few
 // seconds, optionally under --cpu-prof.
 // node packages/testing/bench/quick.mjs pg|sqlite [seconds] [--prof] [--webhooks]
-// (TARGET_RATE=<notifications/s>: the webhook scenario's paced phase at that rate too)
+// (INVOICE_RATE=<invoices/s>: the webhook scenario's paced phase first, at that rate)
 import { startDevKassa } from "./devServer.mjs"
 import { createInvoiceScenario, webhookScenario } from "./scenarios.mjs"
 
@@ -10,7 +10,7 @@ const seconds = Number(process.argv[3] ?? 8)
 const connections = Number(process.env.CONNS ?? 50)
 const { server, stop } = await startDevKassa(dialect, { name: "quick", prof: process.argv.includes("--prof") })
 if (process.argv.includes("--webhooks")) {
-  const r = await webhookScenario(server, { connections: Number(process.env.CONNS ?? 32), durationMs: seconds * 1000, hooks: Number(process.env.HOOKS ?? 2), drainMs: 20_000, targetRate: process.env.TARGET_RATE ? Number(process.env.TARGET_RATE) : undefined })
+  const r = await webhookScenario(server, { connections: Number(process.env.CONNS ?? 32), durationMs: seconds * 1000, hooks: Number(process.env.HOOKS ?? 2), drainMs: 20_000, invoiceRate: process.env.INVOICE_RATE ? Number(process.env.INVOICE_RATE) : undefined })
   console.log(JSON.stringify(r, (k, v) => (Array.isArray(v) && v.length > 20 ? `[${v.length} items]` : v)))
 } else {
   const r = await createInvoiceScenario(server, { connections, durationMs: seconds * 1000, warmupMs: 2000 })

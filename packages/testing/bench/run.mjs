@@ -6,11 +6,13 @@
  * write per request, drives them over HTTP from this process (load.mjs) and prints a table with
  * each figure next to its target; the same table goes to `bench/results/<date>.md`.
  *
- * Scenarios: 1. createInvoice, 50 connections (Kassa and the floor, both dialects), peak RSS;
- * 2. the full payment flow at 8/16/32 concurrent flows; 3. getInvoiceByID and getInvoiceEvents
- * under load; 4. webhook delivery to a local receiver; 5. cold start; then the search benchmark
+ * Scenarios: 1. createInvoice, 50 connections (Kassa and the floor, both dialects), peak RSS, and
+ * the floor's read by primary key; 2. the full payment flow at 8/16/32 concurrent flows, and the
+ * withdrawal flow (withdrawals.mjs); 3. getInvoiceByID and getInvoiceEvents under load; 4. webhook
+ * delivery to a local receiver, paced at 80 % of scenario 1's rate; 5. cold start next to
+ * `node -e 0` (coldStart.mjs), statements while idle and per operation; then the search benchmark
  * (packages/testing/bench/search.mjs, when present) and, with BENCH_PROFILE=1, a CPU profile of
- * the server under createInvoice.
+ * the server under createInvoice. The targets (targets.mjs) are ratios to the floor of the same run.
  *
  * Environment: BENCH_QUICK=1 (short smoke run), BENCH_DIALECTS=pg,sqlite, BENCH_PG_URL
  * (admin connection, default postgres://postgres@127.0.0.1:5432/postgres), BENCH_SEARCH_ROWS,
@@ -25,11 +27,15 @@ import { performance } from "node:perf_hooks"
 import { pathToFileURL } from "node:url"
 import { execFileSync } from "node:child_process"
 import { sleep } from "./load.mjs"
-import { profileMarkdown, summarizeProfile } from "./profile.mjs"
+import { summarizeProfile } from "./profile.mjs"
 import { createInvoiceScenario, flowScenario, readScenario, webhookScenario } from "./scenarios.mjs"
 import { bundlePath, killAll, readMemory, repoRoot, shutdown, startFloor, startKassa, stopProcess } from "./server.mjs"
+import { coldStartScenario, emptyNodeStart } from "./coldStart.mjs"
 import { idleScenario } from "./idle.mjs"
 import { statementsScenario } from "./statements.mjs"
+import { renderReport } from "./report.mjs"
+import { limits } from "./targets.mjs"
+import { withdrawalScenario } from "./withdrawals.mjs"
 
 const require = createRequire(import.meta.url)
 const env = process.env
@@ -38,6 +44,7 @@ const cfg = {
   createInvoice: { connections: 50, durationMs: QUICK ? 3_000 : 20_000, warmupMs: QUICK ? 500 : 3_000 },
   flows: { levels: [8, 16, 32], durationMs: QUICK ? 2_000 : 10_000, warmupMs: QUICK ? 300 : 1_500, pollMs: 20, maxFlowMs: 15_000 },
   reads: { connections: 50, durationMs: QUICK ? 2_000 : 10_000, warmupMs: QUICK ? 300 : 1_000 },
+  withdrawals: { concurrency: 8, durationMs: QUICK ? 2_000 : 10_000, warmupMs: QUICK ? 300 : 1_500, pollMs: 20, maxFlowMs: 15_000 },
   webhooks: { connections: 32, durationMs: QUICK ? 2_000 : 15_000, hooks: Math.max(1, Number(env.BENCH_WEBHOOKS ?? 2)), drainMs: QUICK ? 10_000 : 30_000 },
   coldStarts: QUICK ? 3 : 5,
   searchRows: env.BENCH_SEARCH_ROWS !== undefined ? Number(env.BENCH_SEARCH_ROWS) : QUICK ? 10_000 : 1_000_000,
@@ -48,19 +55,6 @@ const cfg = {
   pgAdminUrl: env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
   hardTimeoutMs: Number(env.BENCH_TIMEOUT_S ?? (QUICK ? 900 : 3_600)) * 1000
 }
-const targets = {
-  pgCreateInvoiceRate: 1_500,
-  pgCreateInvoiceFloorRatio: 0.5,
-  pgCreateInvoiceP99: 50,
-  sqliteCreateInvoiceRate: 2_000,
-  pgFlowRate: 300,
-  pgFlowP99: 250,
-  webhookRate: 1_000,
-  webhookP99: 200,
-  coldStartMs: 600,
-  rssMB: 300
-}
-const dialectName = { pg: "PostgreSQL", sqlite: "SQLite" }
 const loadAvg = () => os.loadavg().map((n) => n.toFixed(2)).join(" ")
 
 // ---------------------------------------------------------------------------------------------
@@ -126,18 +120,6 @@ const pgDatabaseStats = async (database) => {
     [database]
   )
   return r.rows[0]
-}
-
-/** Scenario 5: cold start, median of `n` restarts on the existing store. */
-const coldStartScenario = async ({ dialect, dataDir, databaseUrl, n }) => {
-  const times = []
-  for (let i = 0; i < n; i++) {
-    const server = await startKassa({ name: `kassa-${dialect}-cold-${i}`, dataDir, databaseUrl })
-    times.push(server.startMs)
-    await stopProcess(server.proc)
-  }
-  const sorted = [...times].sort((a, b) => a - b)
-  return { times, median: sorted[Math.floor(sorted.length / 2)] }
 }
 
 /** Statements while idle: the same store, a server that counts them, left alone (idle.mjs). */
@@ -322,11 +304,16 @@ const main = async () => {
         logFile: path.join(tmpRoot, `floor-${dialect}.log`)
       })
       try {
-        return await createInvoiceScenario(floor, { ...cfg.createInvoice, sampleMemory: true, pgStats: floorDb === undefined ? undefined : () => pgDatabaseStats(floorDb) })
+        const write = await createInvoiceScenario(floor, { ...cfg.createInvoice, collectIds: 20_000, sampleMemory: true, pgStats: floorDb === undefined ? undefined : () => pgDatabaseStats(floorDb) })
+        log(`${dialect}: floor, GET by primary key …`)
+        const read = await readScenario(floor, { ...cfg.reads, ids: write.ids, pathFor: (id) => `/v2/processing/invoices/${id}` })
+        return { write, read }
       } finally {
         await stopProcess(floor.proc)
       }
     })
+    r.floorRead = r.floor?.read
+    r.floor = r.floor?.write
 
     if (dialect === "sqlite" && env.BENCH_FLOOR_NORMAL !== "0") {
       // Informational: the same floor with synchronous=NORMAL (not what Kassa runs with).
@@ -368,6 +355,7 @@ const main = async () => {
           const f = await kstep(`${dialect}: full flow, ${concurrency} concurrent flows`, () => flowScenario(server, { ...cfg.flows, concurrency, ids: flowIds }))
           if (f !== undefined) r.flows.push(f)
         }
+        r.withdrawals = await kstep(`${dialect}: withdrawal flow, ${cfg.withdrawals.concurrency} concurrent flows`, () => withdrawalScenario(server, cfg.withdrawals))
         const invoiceIds = [...(r.createInvoice?.ids ?? []), ...flowIds]
         if (invoiceIds.length > 0) {
           r.getInvoice = await kstep(`${dialect}: getInvoiceByID`, () =>
@@ -378,7 +366,9 @@ const main = async () => {
             readScenario(server, { ...cfg.reads, ids: eventIds, pathFor: (id) => `/v2/processing/invoices/${id}/events?limit=10` })
           )
         }
-        r.webhooks = await kstep(`${dialect}: webhook delivery`, () => webhookScenario(server, { ...cfg.webhooks, targetRate: targets.webhookRate }))
+        // paced at a share of the createInvoice rate this run measured (without it, the full load only)
+        const invoiceRate = r.createInvoice === undefined ? undefined : limits.webhookShare * r.createInvoice.rate
+        r.webhooks = await kstep(`${dialect}: webhook delivery`, () => webhookScenario(server, { ...cfg.webhooks, invoiceRate }))
         if (dialect === "pg") r.search = await kstep(`${dialect}: search benchmark`, () => searchScenario(server, { dialect, databaseUrl }))
         r.lifetimeMemory = readMemory(server.proc.pid)
       } finally {
@@ -391,8 +381,9 @@ const main = async () => {
         }
       }
       r.coldStart = await step(`${dialect}: cold start ×${cfg.coldStarts}`, () => coldStartScenario({ dialect, dataDir, databaseUrl, n: cfg.coldStarts }))
+      r.nodeStart = await step(`${dialect}: node -e 0 ×${cfg.coldStarts}`, () => emptyNodeStart({ n: cfg.coldStarts }))
       r.idle = await step(`${dialect}: SQL statements while idle`, () => idleStep({ dialect, dataDir, databaseUrl }))
-      if (dialect === "pg") r.statements = await step(`${dialect}: SQL statements per operation`, () => statementsStep({ dialect, dataDir, databaseUrl }))
+      r.statements = await step(`${dialect}: SQL statements per operation`, () => statementsStep({ dialect, dataDir, databaseUrl }))
       if (cfg.profile && dialect === "pg") r.profile = await step(`${dialect}: CPU profile under createInvoice`, () => profileScenario({ dialect, dataDir, databaseUrl }))
     }
   }
@@ -401,314 +392,19 @@ const main = async () => {
   await Promise.race([dropDatabases(), sleep(120_000)])
   await pgAdmin?.end().catch(() => {})
 
-  const report = renderReport({ machineInfo, loadBefore, loadAfter })
+  const report = renderReport({ results, skipped, errors, cfg, quick: QUICK, startedAt, machineInfo, loadBefore, loadAfter })
   fs.mkdirSync(resultsDir, { recursive: true })
   const day = startedAt.toISOString().slice(0, 10)
   let file = path.join(resultsDir, `${day}${QUICK ? "-quick" : ""}.md`)
   if (fs.existsSync(file)) file = path.join(resultsDir, `${day}${QUICK ? "-quick" : ""}-${stamp.slice(8)}.md`)
   fs.writeFileSync(file, report.markdown)
-  console.log(`\n${report.markdown}`)
-  console.log(`written to ${path.relative(repoRoot, file)}`)
+  // the console gets the report's head and its targets table; the file has every measurement
+  console.log(`\n${report.markdown.slice(0, report.markdown.indexOf("\n## All measurements"))}`)
+  console.log(`the whole report (every measurement, statements, webhooks, search${errors.length > 0 ? ", the harness's errors" : ""}): ${path.relative(repoRoot, file)}`)
 
   if (env.BENCH_KEEP === "1" || errors.length > 0) console.log(`data dirs and logs kept in ${path.relative(repoRoot, tmpRoot)}`)
   else fs.rmSync(tmpRoot, { recursive: true, force: true })
   return errors.length > 0 ? 1 : env.BENCH_STRICT === "1" && report.misses > 0 ? 1 : 0
-}
-
-// ---------------------------------------------------------------------------------------------
-// The report
-// ---------------------------------------------------------------------------------------------
-
-const int = (n) => (n === undefined || !Number.isFinite(n) ? "—" : Math.round(n).toLocaleString("en-US"))
-const ms = (n) => (n === undefined || !Number.isFinite(n) ? "—" : n >= 100 ? `${Math.round(n)} ms` : `${n.toFixed(1)} ms`)
-
-const renderReport = ({ machineInfo, loadBefore, loadAfter }) => {
-  const lines = []
-  const rows = []
-  let misses = 0
-  const verdict = (ok) => {
-    if (ok === undefined) return "—"
-    if (!ok) misses++
-    return ok ? "pass" : "**miss**"
-  }
-  const target = (scenario, figure, dialect, value, targetText, ok, note = "") => rows.push(`| ${scenario} | ${figure} | ${dialect} | ${value} | ${targetText} | ${verdict(ok)} |${note ? ` ${note}` : ""}`)
-  const notRun = (dialect, what) => (skipped[dialect] !== undefined ? `not run: ${skipped[dialect]}` : `not measured (${what} failed, see errors)`)
-
-  const bestFlow = (flows) => (flows ?? []).reduce((best, f) => (best === undefined || f.rate > best.rate ? f : best), undefined)
-
-  for (const d of ["pg", "sqlite"]) {
-    const r = results[d]
-    const D = dialectName[d]
-    const ci = r.createInvoice
-    if (d === "pg") {
-      if (ci) {
-        target("1 createInvoice", "throughput", D, `${int(ci.rate)} req/s`, `≥ ${int(targets.pgCreateInvoiceRate)} req/s`, ci.rate >= targets.pgCreateInvoiceRate)
-        if (r.floor) {
-          const ratio = ci.rate / r.floor.rate
-          target("1 createInvoice", "share of the floor's rate", D, `${ratio.toFixed(2)} × (floor ${int(r.floor.rate)} req/s)`, `≥ ${targets.pgCreateInvoiceFloorRatio} ×`, ratio >= targets.pgCreateInvoiceFloorRatio)
-        } else target("1 createInvoice", "share of the floor's rate", D, "floor not measured", `≥ ${targets.pgCreateInvoiceFloorRatio} ×`, undefined)
-        target("1 createInvoice", "p99 latency", D, ms(ci.latency.p99), `≤ ${targets.pgCreateInvoiceP99} ms`, ci.latency.p99 <= targets.pgCreateInvoiceP99)
-      } else target("1 createInvoice", "throughput", D, notRun(d, "createInvoice"), `≥ ${int(targets.pgCreateInvoiceRate)} req/s`, undefined)
-    } else {
-      if (ci) {
-        target("1 createInvoice", "throughput", D, `${int(ci.rate)} req/s`, `≥ ${int(targets.sqliteCreateInvoiceRate)} req/s`, ci.rate >= targets.sqliteCreateInvoiceRate)
-        if (r.floor) target("1 createInvoice", "share of the floor's rate", D, `${(ci.rate / r.floor.rate).toFixed(2)} × (floor ${int(r.floor.rate)} req/s)`, "—", undefined)
-        target("1 createInvoice", "p99 latency", D, ms(ci.latency.p99), "—", undefined)
-      } else target("1 createInvoice", "throughput", D, notRun(d, "createInvoice"), `≥ ${int(targets.sqliteCreateInvoiceRate)} req/s`, undefined)
-    }
-  }
-  for (const d of ["pg", "sqlite"]) {
-    const r = results[d]
-    const D = dialectName[d]
-    const best = bestFlow(r.flows)
-    const isPg = d === "pg"
-    if (best) {
-      target("2 full flow", `completed payments/s (best: ${best.concurrency} flows)`, D, `${int(best.rate)} /s`, isPg ? `≥ ${targets.pgFlowRate} /s` : "—", isPg ? best.rate >= targets.pgFlowRate : undefined)
-      target("2 full flow", `p99 of the flow (at ${best.concurrency} flows)`, D, ms(best.latency.p99), isPg ? `≤ ${targets.pgFlowP99} ms` : "—", isPg ? best.latency.p99 <= targets.pgFlowP99 : undefined)
-    } else target("2 full flow", "completed payments/s", D, notRun(d, "the full flow"), isPg ? `≥ ${targets.pgFlowRate} /s` : "—", undefined)
-  }
-  for (const d of ["pg", "sqlite"]) {
-    const r = results[d]
-    const D = dialectName[d]
-    for (const [key, name] of [["getInvoice", "getInvoiceByID"], ["getEvents", "getInvoiceEvents"]]) {
-      const x = r[key]
-      if (x) target(`3 ${name}`, "throughput / p99", D, `${int(x.rate)} req/s / ${ms(x.latency.p99)}`, "—", undefined)
-      else target(`3 ${name}`, "throughput / p99", D, notRun(d, name), "—", undefined)
-    }
-  }
-  for (const d of ["pg", "sqlite"]) {
-    const r = results[d]
-    const D = dialectName[d]
-    const w = r.webhooks
-    if (w?.available) {
-      target("4 webhooks", "notifications/s delivered", D, `${int(w.rate)} /s${w.complete ? "" : ` (only ${int(w.received)} of ${int(w.expected)} arrived)`}`, `≥ ${int(targets.webhookRate)} /s`, w.rate >= targets.webhookRate && w.complete)
-      target("4 webhooks", "p99 event (occuredAt) → delivery at that full load (mostly the queue's wait)", D, ms(w.latency.p99), "—", undefined)
-      if (w.paced !== undefined) {
-        target(
-          "4 webhooks",
-          `p99 event → delivery at ${int(w.paced.offered)} notifications/s offered (half the delivered rate)`,
-          D,
-          `${ms(w.paced.latency.p99)}${w.paced.complete ? "" : ` (only ${int(w.paced.received)} of ${int(w.paced.expected)} arrived)`}`,
-          "—",
-          undefined
-        )
-      }
-      const t = w.atTarget
-      const what = `at the target's rate, ${int(targets.webhookRate)} notifications/s offered: delivered rate, p99 event → delivery`
-      if (t !== undefined) {
-        // kept up: the invoices went in at the offered pace, every notification arrived, in time
-        const keptUp = t.complete && t.invoiceRate * w.hooks >= 0.98 * t.offered
-        target(
-          "4 webhooks",
-          what,
-          D,
-          `${int(t.rate)} /s, ${ms(t.latency.p99)}${t.complete ? "" : ` (only ${int(t.received)} of ${int(t.expected)} arrived)`}${keptUp || !t.complete ? "" : ` (invoices went in at ${int(t.invoiceRate)}/s of ${int(t.offered / w.hooks)}/s)`}`,
-          `keeps up, p99 ≤ ${targets.webhookP99} ms`,
-          keptUp && t.latency.p99 <= targets.webhookP99
-        )
-      } else target("4 webhooks", what, D, "not run (the full load's queue did not drain, or the half-rate phase fell behind)", `keeps up, p99 ≤ ${targets.webhookP99} ms`, undefined)
-    } else if (w) target("4 webhooks", "notifications/s delivered", D, `not available: ${w.reason}`, `≥ ${int(targets.webhookRate)} /s`, undefined)
-    else target("4 webhooks", "notifications/s delivered", D, notRun(d, "the webhook scenario"), `≥ ${int(targets.webhookRate)} /s`, undefined)
-  }
-  for (const d of ["pg", "sqlite"]) {
-    const r = results[d]
-    const D = dialectName[d]
-    if (r.coldStart) target("5 cold start", `process start → first /health answer (median of ${r.coldStart.times.length})`, D, ms(r.coldStart.median), `≤ ${targets.coldStartMs} ms`, r.coldStart.median <= targets.coldStartMs)
-    else target("5 cold start", "median", D, notRun(d, "cold start"), `≤ ${targets.coldStartMs} ms`, undefined)
-    const mem = r.createInvoice?.memory
-    if (mem) target("5 memory", "peak RSS during scenario 1 (VmHWM)", D, `${int(mem.hwmMB)} MB`, `≤ ${targets.rssMB} MB`, mem.hwmMB <= targets.rssMB)
-    else target("5 memory", "peak RSS during scenario 1", D, notRun(d, "createInvoice"), `≤ ${targets.rssMB} MB`, undefined)
-  }
-
-  lines.push(`# Kassa benchmark, ${startedAt.toISOString().slice(0, 19).replace("T", " ")} UTC${QUICK ? " — QUICK smoke run (BENCH_QUICK=1): short scenarios, figures are indicative only" : ""}`)
-  lines.push("")
-  lines.push(`- machine: ${machineInfo.cpu}, ${machineInfo.memory} RAM, ${machineInfo.os}`)
-  lines.push(`- Node ${machineInfo.node}; PostgreSQL ${machineInfo.pg}; SQLite ${machineInfo.sqlite} (better-sqlite3: journal_mode=WAL, synchronous=FULL as Kassa runs it); commit ${machineInfo.commit}`)
-  lines.push(`- load average (1/5/15 min): before ${loadBefore}, after ${loadAfter}; the load generator runs on the same machine (one Node process)`)
-  lines.push(
-    `- durations: createInvoice ${cfg.createInvoice.durationMs / 1000} s after ${cfg.createInvoice.warmupMs / 1000} s warm-up; flows ${cfg.flows.durationMs / 1000} s per level; reads ${cfg.reads.durationMs / 1000} s; webhooks ${cfg.webhooks.durationMs / 1000} s of load (${cfg.webhooks.hooks} webhooks); cold start ×${cfg.coldStarts}`
-  )
-  lines.push("")
-  lines.push("## Targets")
-  lines.push("")
-  lines.push("| scenario | figure | store | measured | target | result |")
-  lines.push("|---|---|---|---|---|---|")
-  lines.push(...rows)
-  lines.push("")
-
-  lines.push("## All measurements")
-  lines.push("")
-  lines.push("| scenario | server | concurrency | ok | failed | rate | p50 | p90 | p99 | max | server CPU: cores, ms/op (kernel share) | load generator, cores | others (DB incl.), cores | load1 at start |")
-  lines.push("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-  const cores = (n) => (n === undefined || !Number.isFinite(n) ? "—" : n.toFixed(2))
-  const detail = (scenario, server, x, unit = "req/s", extra = "") => {
-    if (!x) return
-    const l = x.latency
-    const c = x.cpu
-    lines.push(
-      `| ${scenario} | ${server} | ${x.concurrency} | ${int(x.ok)} | ${int(x.failed)} | ${int(x.rate)} ${unit}${extra} | ${ms(l.p50)} | ${ms(l.p90)} | ${ms(l.p99)} | ${ms(l.max)} | ${c ? `${cores(c.serverCores)}, ${c.serverMsPerOp?.toFixed(2) ?? "—"}${c.serverSysShare !== undefined ? ` (${Math.round(c.serverSysShare * 100)}% sys)` : ""}` : "—"} | ${cores(c?.runnerCores)} | ${cores(c?.otherCores)} | ${x.load1?.toFixed(2) ?? "—"} |`
-    )
-  }
-  for (const d of ["pg", "sqlite"]) {
-    const r = results[d]
-    const D = dialectName[d]
-    detail("1 createInvoice", `floor, ${D}`, r.floor)
-    detail("1 createInvoice", `floor, ${D}, synchronous=NORMAL (informational)`, r.floorNormal)
-    detail("1 createInvoice", `Kassa, ${D}`, r.createInvoice)
-    for (const f of r.flows ?? []) detail("2 full flow", `Kassa, ${D}`, f, "flows/s", ` (${f.pollsPerFlow.toFixed(1)} polls/flow)`)
-    detail("3 getInvoiceByID", `Kassa, ${D}`, r.getInvoice)
-    detail("3 getInvoiceEvents", `Kassa, ${D}`, r.getEvents)
-    const w = r.webhooks
-    if (w?.available) {
-      const l = w.latency
-      lines.push(
-        `| 4 webhooks (event → delivery) | Kassa, ${D} | ${w.hooks} hooks | ${int(w.received)} of ${int(w.expected)} | ${int(Math.max(0, w.expected - w.received))} | ${int(w.rate)} notif/s (invoices ${int(w.invoiceRate)}/s) | ${ms(l.p50)} | ${ms(l.p90)} | ${ms(l.p99)} | ${ms(l.max)} | ${w.cpu ? `${cores(w.cpu.serverCores)}, —` : "—"} | ${cores(w.cpu?.runnerCores)} | ${cores(w.cpu?.otherCores)} | ${w.load1?.toFixed(2) ?? "—"} |`
-      )
-    }
-  }
-  lines.push("")
-  lines.push(
-    `Rates count successful operations over the measured window (warm-up excluded); latencies are per operation (a full flow: createInvoice → createPaymentResource → createPayment → getPaymentByID every 20 ms until \`captured\`). Percentiles are nearest-rank over every sample. CPU columns cover the measured window: the server process (cores busy, CPU ms per successful operation, and the share spent in the kernel), the load generator (this process), and everything else on the machine (PostgreSQL's backends, other engineers' jobs) from /proc/stat; the machine has ${os.cpus().length} cores in all.`
-  )
-  lines.push("")
-
-  lines.push("## Start and memory")
-  lines.push("")
-  lines.push("| store | first start (fresh store: migrations, demo merchant) | cold starts (existing store) | scenario 1 peak RSS: VmHWM / max sampled VmRSS | whole run VmHWM | floor VmHWM |")
-  lines.push("|---|---:|---|---:|---:|---:|")
-  for (const d of ["pg", "sqlite"]) {
-    const r = results[d]
-    if (skipped[d] !== undefined) continue
-    const m = r.createInvoice?.memory
-    lines.push(
-      `| ${dialectName[d]} | ${ms(r.firstStartMs)} | ${r.coldStart ? r.coldStart.times.map((t) => ms(t)).join(", ") : "—"} | ${m ? `${int(m.hwmMB)} MB / ${int(m.maxRssMB)} MB` : "—"} | ${r.lifetimeMemory ? `${int(r.lifetimeMemory.hwmMB)} MB` : "—"} | ${r.floor?.memory ? `${int(r.floor.memory.hwmMB)} MB` : "—"} |`
-    )
-  }
-  lines.push("")
-
-  const pgPer = [["floor", results.pg.floor?.pgPerRequest], ["Kassa", results.pg.createInvoice?.pgPerRequest]].filter(([, x]) => x !== undefined)
-  if (pgPer.length > 0) {
-    lines.push("## PostgreSQL work per createInvoice (pg_stat_database deltas ÷ requests answered 201, warm-up included)")
-    lines.push("")
-    lines.push("| server | commits | rows inserted | rows updated | rows deleted | rows fetched | buffer accesses |")
-    lines.push("|---|---:|---:|---:|---:|---:|---:|")
-    const f2 = (n) => (n ?? 0).toFixed(2)
-    for (const [name, x] of pgPer) lines.push(`| ${name} | ${f2(x.commits)} | ${f2(x.inserted)} | ${f2(x.updated)} | ${f2(x.deleted)} | ${f2(x.fetched)} | ${f2(x.blocks)} |`)
-    lines.push("")
-  }
-
-  const st = results.pg.statements
-  if (st !== undefined) {
-    lines.push(`## SQL statements per operation (PostgreSQL; ${st.flows} sequential payment flows after a warm-up, counted by Kassa with KASSA_COUNT_STATEMENTS=true)`)
-    lines.push("")
-    lines.push("Each flow: createInvoice, createPaymentResource, createPayment (instant or hold, alternately; a hold is captured with capturePayment), polls until captured, a partial refund polled until succeeded, getInvoiceByID, getInvoiceEvents. Statements of the background work a request starts (a payment's authorisation and capture, a refund's processing) count as the request's; `BEGIN` and `COMMIT` are not counted.")
-    lines.push("")
-    lines.push("| operation or work | requests | statements | per request | per flow |")
-    lines.push("|---|---:|---:|---:|---:|")
-    for (const row of st.rows) {
-      lines.push(`| ${row.work} | ${row.requests === undefined ? "—" : int(row.requests)} | ${int(row.statements)} | ${row.perRequest === undefined ? "—" : row.perRequest.toFixed(1)} | ${row.perFlow === undefined ? "—" : row.perFlow.toFixed(1)} |`)
-    }
-    lines.push("")
-    lines.push("`webhooks` is the dispatcher's fan-out of the outbox (no webhook is registered here), `timers` the scheduler's passes, `timer:<kind>` work a durable timer resumed, `signals` the `pg_notify` that wakes other processes' dispatchers.")
-    lines.push("")
-  }
-
-  const idle = ["pg", "sqlite"].map((d) => [d, results[d].idle]).filter(([, x]) => x !== undefined)
-  if (idle.length > 0) {
-    lines.push("## SQL statements while idle (target: none; a counting server left alone after a settling pause; \`metrics\` is the probe's own reads, not counted)")
-    lines.push("")
-    lines.push("| store | seconds | statements | by work | commits (pg_stat_database) | target |")
-    lines.push("|---|---:|---:|---|---:|---|")
-    for (const [d, x] of idle) {
-      const works = Object.entries(x.byWork).map(([w, n]) => `${w} ${n}`).join(", ") || "—"
-      lines.push(`| ${d} | ${x.seconds} | ${x.statements} | ${works} | ${x.commits === undefined ? "—" : x.commits} | ${x.statements === 0 ? "pass" : "miss"} |`)
-    }
-    lines.push("")
-  }
-
-  const webhookNotes = ["pg", "sqlite"].map((d) => [d, results[d].webhooks]).filter(([, w]) => w?.available)
-  if (webhookNotes.length > 0) {
-    lines.push("## Webhooks")
-    lines.push("")
-    for (const [d, w] of webhookNotes) {
-      lines.push(
-        `- ${dialectName[d]}: ${int(w.invoices)} invoices created at ${int(w.invoiceRate)}/s with ${w.hooks} webhooks → ${int(w.expected)} notifications expected, ${int(w.received)} received (${int(w.unique)} distinct), last one ${(w.spanMs / 1000).toFixed(1)} s after the load began (drain wait ${(w.drainedMs / 1000).toFixed(1)} s); by type ${JSON.stringify(w.byType)}; without Content-Signature: ${w.unsigned}; unparsable: ${w.badBodies}.${w.note ? ` Note: ${w.note}.` : ""}${
-          [w.paced, w.atTarget].filter((p) => p !== undefined).map((p) =>
-            ` Then at a fixed ${int(p.offered)} notifications/s (invoices at ${int(p.invoiceRate)}/s): ${int(p.received)} of ${int(p.expected)} received at ${int(p.rate)}/s, event → delivery p50 ${ms(p.latency.p50)}, p99 ${ms(p.latency.p99)}, max ${ms(p.latency.max)}.`
-          ).join("")
-        }`
-      )
-    }
-    lines.push("")
-    lines.push("The rate is notifications received ÷ time from the start of the load to the last delivery; when delivery keeps pace with the load it is bounded by the invoice rate (one InvoiceCreated per invoice and webhook). At that full load a queue builds up, and the p99 is mostly its wait; the paced phases that follow offer half the delivered rate (the latency of a dispatcher that keeps up) and then the target's rate, which is what the target asks: that many notifications a second, each within its p99. A paced phase's rate is notifications received ÷ time from its start to its last delivery.")
-    lines.push("")
-  }
-
-  const search = results.pg.search
-  if (search !== undefined || fs.existsSync(path.join(path.dirname(new URL(import.meta.url).pathname), "search.mjs"))) {
-    lines.push("## Search")
-    lines.push("")
-    if (search === undefined) lines.push("Not measured (failed or PostgreSQL not run; see errors).")
-    else if (!search.available) lines.push(`Not available: ${search.reason}.`)
-    else {
-      lines.push(`benchSearch on PostgreSQL, rows ${int(cfg.searchRows)}, ${(search.elapsedMs / 1000).toFixed(1)} s:`)
-      lines.push("")
-      lines.push(renderForeign(search.result))
-    }
-    lines.push("")
-  }
-
-  const profile = results.pg.profile
-  if (profile !== undefined) {
-    lines.push("## Where the time goes: createInvoice on PostgreSQL (`node --cpu-prof`)")
-    lines.push("")
-    lines.push(`Under ${profile.load.concurrency} connections for ${(cfg.profileMs / 1000).toFixed(0)} s: ${int(profile.load.rate)} req/s (p99 ${ms(profile.load.latency.p99)}) with the profiler on. Raw profile: \`${profile.file}\`.`)
-    lines.push("")
-    lines.push(profileMarkdown(profile.summary))
-    lines.push("")
-  }
-
-  if (errors.length > 0) {
-    lines.push("## Errors")
-    lines.push("")
-    for (const e of errors) {
-      lines.push(`- ${e.label}:`)
-      lines.push("")
-      lines.push("```")
-      lines.push(e.message.slice(0, 4_000))
-      lines.push("```")
-    }
-    lines.push("")
-  }
-  const failures = []
-  for (const d of ["pg", "sqlite"]) {
-    const r = results[d]
-    for (const [name, x] of [["floor createInvoice", r.floor], ["createInvoice", r.createInvoice], ...(r.flows ?? []).map((f) => [`flow ×${f.concurrency}`, f]), ["getInvoiceByID", r.getInvoice], ["getInvoiceEvents", r.getEvents]]) {
-      if (x?.failed > 0) failures.push(`- ${dialectName[d]} ${name}: ${x.failed} failed, statuses ${JSON.stringify(x.statuses)}; e.g. ${x.errorSamples.slice(0, 2).join(" | ")}`)
-    }
-  }
-  if (failures.length > 0) {
-    lines.push("## Failed requests")
-    lines.push("")
-    lines.push(...failures)
-    lines.push("")
-  }
-  return { markdown: lines.join("\n"), misses }
-}
-
-/** Renders whatever benchSearch returned: markdown text, an array of rows, or an object. */
-const renderForeign = (value) => {
-  if (typeof value === "string") return value
-  const rowsOf = Array.isArray(value) ? value : Array.isArray(value?.rows) ? value.rows : undefined
-  if (rowsOf !== undefined && rowsOf.length > 0 && rowsOf.every((r) => r !== null && typeof r === "object")) {
-    const keys = [...new Set(rowsOf.flatMap((r) => Object.keys(r)))]
-    const cell = (v) => (typeof v === "number" ? (Number.isInteger(v) ? v.toLocaleString("en-US") : v.toFixed(1)) : v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v))
-    const out = [`| ${keys.join(" | ")} |`, `|${keys.map(() => "---").join("|")}|`, ...rowsOf.map((r) => `| ${keys.map((k) => cell(r[k]).replace(/\|/g, "\\|")).join(" | ")} |`)]
-    if (typeof value?.markdown === "string") out.push("", value.markdown)
-    return out.join("\n")
-  }
-  if (typeof value?.markdown === "string") return value.markdown
-  return "```json\n" + JSON.stringify(value, null, 2) + "\n```"
 }
 
 main().then(

@@ -18,6 +18,7 @@
  * @since 0.1.0
  */
 import pg from "pg"
+import { invoiceBody } from "./scenarios.mjs"
 
 const DAY = 86_400_000
 /** The seeded rows span this many days before the seeding moment (inside the one-year window). */
@@ -136,11 +137,21 @@ export async function seed({ databaseUrl, partyID, shopID, rows = 1_000_000, log
   }
 }
 
-/** Waits until the server's compactor has folded the seeded rows' rollup deltas (reads stay exact meanwhile, only slower). */
-async function settle({ databaseUrl, partyID, shopID, log, timeoutMs = 15 * 60_000 }) {
+/**
+ * Waits until the server's compactor has folded the seeded rows' rollup deltas (reads stay exact
+ * meanwhile, only slower). The compactor sleeps until events are appended, and the seed wrote
+ * behind the server's back: one invoice created through the API wakes it.
+ */
+async function settle({ databaseUrl, baseUrl, apiKey, partyID, shopID, log, timeoutMs = 15 * 60_000 }) {
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   try {
+    const woken = await fetch(`${baseUrl}/v2/processing/invoices`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", "x-request-id": `bs-${process.pid}-wake` },
+      body: JSON.stringify(invoiceBody(shopID, 0))
+    })
+    if (woken.status !== 201) throw new Error(`createInvoice (to wake the compactor): ${woken.status} ${(await woken.text()).slice(0, 300)}`)
     const began = performance.now()
     for (;;) {
       const { rows } = await client.query(
@@ -209,7 +220,7 @@ export async function benchSearch({
   const n = requests ?? (quick ? 10 : 50)
   const warmup = quick ? 1 : 3
   const seeded = await seed({ databaseUrl, partyID, shopID, rows, log })
-  await settle({ databaseUrl, partyID, shopID, log })
+  await settle({ databaseUrl, baseUrl, apiKey, partyID, shopID, log })
   const window = { fromTime: seeded.from.toISOString(), toTime: seeded.to.toISOString() }
   const results = []
   const record = (operation, form, m, target, extra = {}) => {

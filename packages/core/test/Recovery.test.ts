@@ -27,7 +27,7 @@ describe("Recovery", () => {
     })))
 
   it("the retries within a window are bounded: the doublings to the cap, then one per cap", () =>
-    FastCheck.assert(FastCheck.property(backoff, FastCheck.integer({ min: 0, max: 200 }), FastCheck.double({ min: 0, max: 1 }), (s, caps, rest) => {
+    FastCheck.assert(FastCheck.property(backoff, FastCheck.integer({ min: 0, max: 200 }), FastCheck.double({ min: 0, max: 1, noNaN: true }), (s, caps, rest) => {
       const cap = Math.max(s.recoveryDelayMs, s.recoveryMaxDelayMs)
       const window = Math.max(1, Math.floor((caps + rest) * cap))
       const bound = Math.ceil(Math.log2(cap / s.recoveryDelayMs)) + Math.ceil(window / cap) + 1

@@ -1,8 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Database, Kassa, TokenKeys, WebhookDispatcher, Workers } from "@kassa/adapters"
 import { Transactions } from "@kassa/core/ports/Transactions"
-import * as Http from "@kassa/http/server/Http"
 import { Dialects, Fixtures, TestDatabase, TestServer } from "@kassa/testing"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -33,7 +31,7 @@ const hookedTransactions = Layer.effect(
 )
 
 const serverLayer = (dialect: Dialects.Dialect) =>
-  Http.serve(
+  TestServer.serving(
     Layer.unwrapScoped(
       Effect.map(TestDatabase.acquire(dialect), ({ dataDir, database }) => {
         const pem = TokenKeys.generatePem()
@@ -52,7 +50,7 @@ const serverLayer = (dialect: Dialects.Dialect) =>
         )
       })
     )
-  ).pipe(Layer.provideMerge(NodeHttpServer.layerTest))
+  )
 
 const sleepReal = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 

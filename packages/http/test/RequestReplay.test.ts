@@ -1,9 +1,7 @@
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Kassa, Statements, TokenKeys } from "@kassa/adapters"
 import { ApiKeyService } from "@kassa/core"
-import * as Http from "@kassa/http/server/Http"
 import * as ReplayKeys from "@kassa/http/server/ReplayKeys"
 import { Dialects, Fixtures, TestDatabase, TestServer } from "@kassa/testing"
 import * as Clock from "effect/Clock"
@@ -121,9 +119,7 @@ const statementsOf = (work: string) =>
 
 /** The test server on a database the test keeps, to start it twice on it. */
 const serverOn = (database: Kassa.Options["database"], dataDir: string, signingKey: string) =>
-  Http.serve(Kassa.layer({ database, dataDir, signingKey, scheduler: { pollInterval: "1 minute", lease: "10 seconds" } })).pipe(
-    Layer.provideMerge(NodeHttpServer.layerTest)
-  )
+  TestServer.serving(Kassa.layer({ database, dataDir, signingKey, scheduler: { pollInterval: "1 minute", lease: "10 seconds" } }))
 
 for (const dialect of Dialects.dialects()) {
   layer(TestServer.layer(dialect).pipe(Layer.provideMerge(Statements.layer)), { timeout: "60 seconds" })(

@@ -1,5 +1,4 @@
 import { assert, layer } from "@effect/vitest"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -30,7 +29,7 @@ import { createHmac, sign } from "node:crypto"
 const signingPem = TokenKeys.generatePem()
 const signingKey = TokenKeys.fromPem(signingPem)
 const serverLayer = (dialect: Dialects.Dialect) =>
-  Http.serve(
+  TestServer.serving(
     Layer.unwrapScoped(
       Effect.map(TestDatabase.acquire(dialect), ({ dataDir, database }) =>
         Kassa.layer({
@@ -41,7 +40,7 @@ const serverLayer = (dialect: Dialects.Dialect) =>
           scheduler: { pollInterval: "1 minute", lease: "10 seconds" }
         }))
     )
-  ).pipe(Layer.provideMerge(NodeHttpServer.layerTest))
+  )
 
 const JSON_TYPE = "application/json; charset=utf-8"
 const b64url = (b: Buffer | string) => Buffer.from(b).toString("base64url")

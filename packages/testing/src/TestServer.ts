@@ -7,18 +7,34 @@
 import * as HttpApiClient from "@effect/platform/HttpApiClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { KassaApi } from "@kassa/http/api/KassaApi"
 import type { Kassa } from "@kassa/adapters"
 import * as Http from "@kassa/http/server/Http"
+import * as LeanServer from "@kassa/http/server/lean/Server"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { Dialect } from "./Dialects.js"
 import * as TestKassa from "./TestKassa.js"
 
+/**
+ * Whether the hot operations go through the lean router (the server's default) or through
+ * HttpApi like the rest: `KASSA_HTTP_PATH=framework` runs a test file on the latter, so the same
+ * files check both paths answer alike.
+ *
+ * @since 0.1.0
+ */
+export const lean = process.env.KASSA_HTTP_PATH !== "framework"
+
+/**
+ * The test server over `kassa` (a layer built like `Kassa.layer`), on the path `lean` chooses.
+ *
+ * @since 0.1.0 @category layers
+ */
+export const serving = <ROut, E, R>(kassa: Layer.Layer<ROut, E, R>) =>
+  Http.serve(kassa, { lean }).pipe(Layer.provideMerge(LeanServer.layerTest))
+
 /** @since 0.1.0 @category layers */
-export const layer = (dialect: Dialect, overrides: Partial<Kassa.Options> = {}) =>
-  Http.serve(TestKassa.layer(dialect, overrides)).pipe(Layer.provideMerge(NodeHttpServer.layerTest))
+export const layer = (dialect: Dialect, overrides: Partial<Kassa.Options> = {}) => serving(TestKassa.layer(dialect, overrides))
 
 let requestCounter = 0
 /** A fresh `X-Request-ID`. @since 0.1.0 */

@@ -44,6 +44,8 @@ export interface ServerConfig extends Kassa.Options {
   readonly provisionDemo: boolean
   readonly tracing: boolean
   readonly countStatements: boolean
+  /** Whether the hot operations go through the lean router (`lean/Router`). */
+  readonly lean: boolean
   /** How long a start waits for the database to answer. */
   readonly databaseWaitSeconds: number
   readonly shutdownGrace?: Duration.Duration | undefined
@@ -129,6 +131,7 @@ export const server: Config.Config<ServerConfig> = Config.all({
   webhookConcurrency: Config.option(wholeNumber("KASSA_WEBHOOK_CONCURRENCY", 1, 1000)),
   tracing: flag("KASSA_TRACING").pipe(Config.withDefault(false)),
   countStatements: flag("KASSA_COUNT_STATEMENTS").pipe(Config.withDefault(false)),
+  lean: flag("KASSA_HTTP_LEAN").pipe(Config.withDefault(true)),
   shutdownGrace: Config.option(duration("KASSA_SHUTDOWN_GRACE")),
   metricsToken: Config.option(Config.string("KASSA_METRICS_TOKEN")),
   metricsAddress: Config.option(metricsAddress),
@@ -158,6 +161,7 @@ export const server: Config.Config<ServerConfig> = Config.all({
         provisionDemo: Option.getOrElse(c.provisionDemo, () => database._tag === "sqlite"),
         tracing: c.tracing,
         countStatements: c.countStatements,
+        lean: c.lean,
         shutdownGrace: Option.getOrUndefined(c.shutdownGrace),
         metrics: { token: Option.getOrUndefined(c.metricsToken), address: Option.getOrUndefined(c.metricsAddress) },
         otlp: Option.getOrUndefined(Option.map(c.otlpEndpoint, (endpoint) => ({ endpoint, serviceName: c.otlpServiceName })))

@@ -7,13 +7,13 @@
  *
  * @since 0.1.0
  */
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { createServer, type Server } from "node:http"
+import * as LeanServer from "./lean/Server.js"
 
 /** Whether the server drains: read per request. @since 0.1.0 @category models */
 export interface DrainState {
@@ -70,14 +70,14 @@ const track = (server: Server) => {
 }
 
 /**
- * Node's HTTP server listening on `options`, with the drain state.
+ * Node's HTTP server listening on `options` (the lean router in front), with the drain state.
  *
  * @since 0.1.0 @category layers
  */
 export const nodeServer = (options: { readonly port: number; readonly host: string }) => {
   const server = createServer()
   const { drainer, draining } = track(server)
-  return NodeHttpServer.layer(() => server, options).pipe(
+  return LeanServer.layer(() => server, options).pipe(
     Layer.merge(Layer.succeed(Draining, draining)),
     Layer.merge(Layer.succeed(Drainer, drainer))
   )

@@ -18,6 +18,7 @@ import * as Docs from "./Docs.js"
 import * as Downloads from "./Downloads.js"
 import * as Envelope from "./Envelope.js"
 import * as Health from "./Health.js"
+import * as LeanRouter from "./lean/Router.js"
 import * as Admin from "./handlers/Admin.js"
 import * as AdminWallets from "./handlers/AdminWallets.js"
 import * as Contracts from "./handlers/Contracts.js"
@@ -46,21 +47,25 @@ export const api = HttpApiBuilder.api(KassaApi).pipe(
   Layer.provide([Envelope.layer, Auth.layer, Auth.operatorLayer, WalletEnvelope.layer, WalletAuth.layer])
 )
 
+const appWith = (lean: boolean) =>
+  Layer.mergeAll(
+    Docs.layer,
+    WireContract.layer,
+    Routes.layer,
+    Health.layer,
+    MetricsEndpoint.layer,
+    ThreeDSecure.layer,
+    Downloads.layer,
+    lean ? LeanRouter.layer : Layer.empty
+  ).pipe(Layer.provideMerge(api), Layer.provideMerge(Metrics.layer))
+
 /**
  * Everything `HttpApiBuilder.serve` / `toWebHandler` need besides the domain: API-level
  * middleware, `/openapi.json`, `/docs`, `/health` (and `/health/live`, `/health/ready`), `/metrics`.
  *
  * @since 0.1.0 @category layers
  */
-export const app = Layer.mergeAll(
-  Docs.layer,
-  WireContract.layer,
-  Routes.layer,
-  Health.layer,
-  MetricsEndpoint.layer,
-  ThreeDSecure.layer,
-  Downloads.layer
-).pipe(Layer.provideMerge(api), Layer.provideMerge(Metrics.layer))
+export const app = appWith(false)
 
 /**
  * The router and tracing settings of whatever serves `app`: the server, or the in-process
@@ -75,8 +80,8 @@ export const configured = (requestSpans: boolean) => <A, E, R>(layer: Layer.Laye
     HttpMiddleware.withTracerDisabledWhen(() => !requestSpans)
   )
 
-const serveWith = (requestSpans: boolean) =>
-  HttpApiBuilder.serve().pipe(Layer.provide(app), configured(requestSpans))
+const serveWith = (requestSpans: boolean, lean: boolean) =>
+  HttpApiBuilder.serve().pipe(Layer.provide(appWith(lean)), configured(requestSpans))
 
 /** Passes one service of the layer it is provided with on, and nothing else of it. */
 const reach = <I, S>(tag: Context.Tag<I, S>) => Layer.effect(tag, tag)
@@ -109,9 +114,19 @@ export type Behind = Layer.Layer.Context<typeof reached>
  * an `HttpServer` (Node's, or the test server). The server is built seeing only what a request
  * reaches of `kassa` (`Reached`), so what `kassa` lacks of it stays a requirement of the result;
  * the layer's output is all of `kassa`'s. No per-request tracing span unless `requestSpans`: it
- * costs throughput, and only an exporter needs it.
+ * costs throughput, and only an exporter needs it. The hot operations go through the lean router
+ * (`lean/Router`) unless `lean` is false or spans are asked for (it makes none), on a server that
+ * has it in front (`lean/Server`; `Drain.nodeServer` does); the rest through HttpApi.
  *
  * @since 0.1.0 @category layers
  */
-export const serve = <ROut, E, R>(kassa: Layer.Layer<ROut, E, R>, options: { readonly requestSpans?: boolean } = {}) =>
-  Layer.merge(kassa, serveWith(options.requestSpans ?? false).pipe(Layer.provide(Layer.provide(reached, kassa))))
+export const serve = <ROut, E, R>(
+  kassa: Layer.Layer<ROut, E, R>,
+  options: { readonly requestSpans?: boolean; readonly lean?: boolean } = {}
+) => {
+  const requestSpans = options.requestSpans ?? false
+  return Layer.merge(
+    kassa,
+    serveWith(requestSpans, (options.lean ?? true) && !requestSpans).pipe(Layer.provide(Layer.provide(reached, kassa)))
+  )
+}

@@ -56,7 +56,7 @@ const server = (config: Config.ServerConfig, logging: Logging.LogSettings, ready
     )
   ).pipe(
     Layer.provideMerge(Drain.onShutdown(config.shutdownGrace ?? Drain.defaultGrace)),
-    Layer.provideMerge(Http.serve(kassa, { requestSpans: config.otlp !== undefined })),
+    Layer.provideMerge(Http.serve(kassa, { requestSpans: config.otlp !== undefined, lean: config.lean })),
     Layer.provide(Drain.nodeServer({ port: config.port, host: config.host })),
     Layer.provide(Layer.succeed(MetricsEndpoint.MetricsAccess, config.metrics)),
     Layer.provide(beforeListening),

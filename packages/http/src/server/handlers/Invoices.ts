@@ -4,32 +4,44 @@
  * @since 0.1.0
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { InvoiceService } from "@kassa/core"
+import { type Invoice, InvoiceService } from "@kassa/core"
 import * as Effect from "effect/Effect"
 import { KassaApi } from "../../api/KassaApi.js"
 import { merchantParty, namedParty, resourceParty } from "../Caller.js"
+
+/** The handlers the lean router serves too. @since 0.1.0 */
+export const hot = Effect.gen(function*() {
+  const invoices = yield* InvoiceService.InvoiceService
+  const reader = (id: string) => resourceParty("invoice", id, "Invoice")
+  return {
+    createInvoice: ({ payload }: { readonly payload: Invoice.InvoiceParams }) =>
+      Effect.flatMap(merchantParty, (party) => invoices.create(party, payload)),
+    getInvoiceByID: ({ path }: { readonly path: { readonly invoiceID: string } }) =>
+      Effect.flatMap(reader(path.invoiceID), (party) => invoices.get(party, path.invoiceID)),
+    getInvoiceEvents: ({ path, urlParams }: {
+      readonly path: { readonly invoiceID: string }
+      readonly urlParams: { readonly limit: number; readonly eventID?: number | undefined }
+    }) =>
+      Effect.flatMap(reader(path.invoiceID), (party) => invoices.events(party, path.invoiceID, urlParams.limit, urlParams.eventID))
+  }
+})
 
 /** @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(KassaApi, "Invoices", (handlers) =>
   Effect.gen(function*() {
     const invoices = yield* InvoiceService.InvoiceService
     const reader = (id: string) => resourceParty("invoice", id, "Invoice")
+    const served = yield* hot
     return handlers
-      .handle("createInvoice", ({ payload }) =>
-        Effect.flatMap(merchantParty, (party) => invoices.create(party, payload)))
+      .handle("createInvoice", served.createInvoice)
       .handle("getInvoiceByExternalID", ({ urlParams }) =>
         Effect.flatMap(merchantParty, (party) => invoices.getByExternalID(party, urlParams.externalID)))
       .handle("getInvoiceByExternalIDForParty", ({ path, urlParams }) =>
         Effect.flatMap(namedParty(path.partyID), (party) => invoices.getByExternalID(party, urlParams.externalID)))
-      .handle("getInvoiceByID", ({ path }) =>
-        Effect.flatMap(reader(path.invoiceID), (party) => invoices.get(party, path.invoiceID)))
+      .handle("getInvoiceByID", served.getInvoiceByID)
       .handle("createInvoiceAccessToken", ({ path }) =>
         Effect.flatMap(merchantParty, (party) => invoices.accessToken(party, path.invoiceID)))
-      .handle("getInvoiceEvents", ({ path, urlParams }) =>
-        Effect.flatMap(
-          reader(path.invoiceID),
-          (party) => invoices.events(party, path.invoiceID, urlParams.limit, urlParams.eventID)
-        ))
+      .handle("getInvoiceEvents", served.getInvoiceEvents)
       .handle("fulfillInvoice", ({ path, payload }) =>
         Effect.flatMap(merchantParty, (party) => invoices.fulfill(party, path.invoiceID, payload.reason)).pipe(
           Effect.asVoid

@@ -4,7 +4,7 @@
  * @since 0.1.0
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { Errors, Payment, PaymentResources, PaymentService, Principal } from "@kassa/core"
+import { Errors, Payment, PaymentResources, PaymentService, type PaymentTool, Principal } from "@kassa/core"
 import { Ledger } from "@kassa/core/ports/Ledger"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -16,27 +16,48 @@ import { externalIdNamespace, merchantOnly, merchantParty, namedParty, resourceP
 // decision: under an access token the payer pays with a tool of its own.
 const merchantPayers: ReadonlySet<string> = new Set(["CustomerPayer", "RecurrentPayer"])
 
+// The invoice access token authorises the payer's side: creating and reading payments.
+const payer = (invoiceID: string) => resourceParty("invoice", invoiceID, "Invoice")
+
+// An API key, an invoice access token (the payment form) or a customer access token (saving
+// a card) may tokenize.
+const tokenizer = Effect.flatMap(Principal.CurrentPrincipal, (p) =>
+  p._tag === "ApiKey" || (p._tag === "AccessToken" && (p.resource === "invoice" || p.resource === "customer"))
+    ? Effect.succeed(p.partyID)
+    : Effect.fail(new Errors.Unauthorized({ message: "Tokenization needs an API key, an invoice access token or a customer access token" })))
+
+/** The handlers the lean router serves too. @since 0.1.0 */
+export const hot = Effect.gen(function*() {
+  const payments = yield* PaymentService.PaymentService
+  const resources = yield* PaymentResources.PaymentResources
+  return {
+    createPayment: ({ path, payload }: { readonly path: { readonly invoiceID: string }; readonly payload: typeof Payment.PaymentParams.Type }) =>
+      Effect.gen(function*() {
+        const party = yield* payer(path.invoiceID)
+        const { payerType } = payload.payer
+        if (merchantPayers.has(payerType)) yield* merchantOnly(`${payerType} needs an API key`)
+        return yield* payments.create(party, path.invoiceID, payload, yield* externalIdNamespace)
+      }).pipe(Effect.map(Payment.toPayment)),
+    getPaymentByID: ({ path }: { readonly path: { readonly invoiceID: string; readonly paymentID: string } }) =>
+      Effect.flatMap(payer(path.invoiceID), (party) => payments.get(party, path.invoiceID, path.paymentID)).pipe(
+        Effect.map(Payment.toPayment)
+      ),
+    createPaymentResource: ({ payload }: { readonly payload: PaymentTool.PaymentResourceParams }) =>
+      Effect.flatMap(tokenizer, (party) => resources.create(party, payload))
+  }
+})
+
 const Payments = HttpApiBuilder.group(KassaApi, "Payments", (handlers) =>
   Effect.gen(function*() {
     const payments = yield* PaymentService.PaymentService
-    // The invoice access token authorises the payer's side: creating and reading payments.
-    const payer = (invoiceID: string) => resourceParty("invoice", invoiceID, "Invoice")
+    const served = yield* hot
     return handlers
       .handle("getPayments", ({ path }) =>
         Effect.flatMap(payer(path.invoiceID), (party) => payments.list(party, path.invoiceID)).pipe(
           Effect.map((list) => list.map(Payment.toPayment))
         ))
-      .handle("createPayment", ({ path, payload }) =>
-        Effect.gen(function*() {
-          const party = yield* payer(path.invoiceID)
-          const { payerType } = payload.payer
-          if (merchantPayers.has(payerType)) yield* merchantOnly(`${payerType} needs an API key`)
-          return yield* payments.create(party, path.invoiceID, payload, yield* externalIdNamespace)
-        }).pipe(Effect.map(Payment.toPayment)))
-      .handle("getPaymentByID", ({ path }) =>
-        Effect.flatMap(payer(path.invoiceID), (party) => payments.get(party, path.invoiceID, path.paymentID)).pipe(
-          Effect.map(Payment.toPayment)
-        ))
+      .handle("createPayment", served.createPayment)
+      .handle("getPaymentByID", served.getPaymentByID)
       .handle("cancelPayment", ({ path, payload }) =>
         Effect.flatMap(merchantParty, (party) => payments.cancel(party, path.invoiceID, path.paymentID, payload.reason)))
       .handle("capturePayment", ({ path, payload }) =>
@@ -52,17 +73,7 @@ const Payments = HttpApiBuilder.group(KassaApi, "Payments", (handlers) =>
   }))
 
 const Tokens = HttpApiBuilder.group(KassaApi, "Tokens", (handlers) =>
-  Effect.gen(function*() {
-    const resources = yield* PaymentResources.PaymentResources
-    // An API key, an invoice access token (the payment form) or a customer access token (saving
-    // a card) may tokenize.
-    const tokenizer = Effect.flatMap(Principal.CurrentPrincipal, (p) =>
-      p._tag === "ApiKey" || (p._tag === "AccessToken" && (p.resource === "invoice" || p.resource === "customer"))
-        ? Effect.succeed(p.partyID)
-        : Effect.fail(new Errors.Unauthorized({ message: "Tokenization needs an API key, an invoice access token or a customer access token" })))
-    return handlers.handle("createPaymentResource", ({ payload }) =>
-      Effect.flatMap(tokenizer, (party) => resources.create(party, payload)))
-  }))
+  Effect.map(hot, (served) => handlers.handle("createPaymentResource", served.createPaymentResource)))
 
 const Accounts = HttpApiBuilder.group(KassaApi, "Accounts", (handlers) =>
   Effect.gen(function*() {

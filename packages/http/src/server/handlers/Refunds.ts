@@ -10,18 +10,30 @@ import * as Layer from "effect/Layer"
 import { KassaApi } from "../../api/KassaApi.js"
 import { merchantParty, namedParty } from "../Caller.js"
 
+/** The handlers the lean router serves too. @since 0.1.0 */
+export const hot = Effect.gen(function*() {
+  const refunds = yield* RefundService.RefundService
+  return {
+    createRefund: ({ path, payload }: {
+      readonly path: { readonly invoiceID: string; readonly paymentID: string }
+      readonly payload: typeof Refund.RefundParams.Type
+    }) =>
+      Effect.flatMap(merchantParty, (party) => refunds.create(party, path.invoiceID, path.paymentID, payload)).pipe(
+        Effect.map(Refund.toRefund)
+      )
+  }
+})
+
 const Refunds = HttpApiBuilder.group(KassaApi, "Refunds", (handlers) =>
   Effect.gen(function*() {
     const refunds = yield* RefundService.RefundService
+    const served = yield* hot
     return handlers
       .handle("getRefunds", ({ path }) =>
         Effect.flatMap(merchantParty, (party) => refunds.list(party, path.invoiceID, path.paymentID)).pipe(
           Effect.map((list) => list.map(Refund.toRefund))
         ))
-      .handle("createRefund", ({ path, payload }) =>
-        Effect.flatMap(merchantParty, (party) => refunds.create(party, path.invoiceID, path.paymentID, payload)).pipe(
-          Effect.map(Refund.toRefund)
-        ))
+      .handle("createRefund", served.createRefund)
       .handle("getRefundByID", ({ path }) =>
         Effect.flatMap(merchantParty, (party) => refunds.get(party, path.invoiceID, path.paymentID, path.refundID)).pipe(
           Effect.map(Refund.toRefund)

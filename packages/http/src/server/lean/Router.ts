@@ -1,0 +1,161 @@
+/**
+ * The lean router: the hot operations of the interface served straight from Node's request,
+ * without HttpApi's router, middleware chain and per-request contexts, through the same edge
+ * (`Edge`), the same schemas, handlers and error table. Anything else (another route, a path it
+ * does not read plainly: percent-escapes, `;`, a trailing slash) is left to HttpApi.
+ *
+ * @since 0.1.0
+ */
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { Authenticator } from "@kassa/core"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { KassaApi } from "../../api/KassaApi.js"
+import * as Edge from "../Edge.js"
+import * as Invoices from "../handlers/Invoices.js"
+import * as Payments from "../handlers/Payments.js"
+import * as Refunds from "../handlers/Refunds.js"
+import * as Endpoint from "./Endpoint.js"
+import * as LeanRequest from "./Request.js"
+
+/**
+ * The operations served: the requests of a payment's life and the reads clients poll.
+ *
+ * @since 0.1.0
+ */
+export const operations = [
+  "createInvoice",
+  "getInvoiceByID",
+  "getInvoiceEvents",
+  "createPayment",
+  "getPaymentByID",
+  "createRefund",
+  "createPaymentResource"
+] as const
+
+/**
+ * The program answering one Node request, or `undefined` for a request the router leaves to
+ * HttpApi. The program writes the answer itself.
+ *
+ * @since 0.1.0 @category models
+ */
+export type Route = (request: IncomingMessage, response: ServerResponse) => Effect.Effect<void> | undefined
+
+/** @since 0.1.0 @category tags */
+export class LeanRouter extends Context.Tag("kassa/http/LeanRouter")<LeanRouter, Route>() {}
+
+interface Entry {
+  readonly name: string
+  readonly pattern: RegExp
+  readonly params: ReadonlyArray<string>
+  readonly served: Endpoint.Served
+}
+
+// What a path parameter may hold to be read plainly, as HttpApi's router reads it.
+const segment = "([^/%;#?]+)"
+
+const endpoints = (): Map<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps> => {
+  const found = new Map<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>()
+  HttpApi.reflect(KassaApi as any, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => void found.set(endpoint.name, endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps)
+  })
+  return found
+}
+
+const entryOf = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, served: Endpoint.Served): Entry => {
+  const params: Array<string> = []
+  const source = endpoint.path.split("/").map((s) => {
+    if (!s.startsWith(":")) return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+    params.push(s.slice(1))
+    return segment
+  }).join("/")
+  // the contract's paths are under `/v2`, also served at `/v1`
+  return { name: endpoint.name, pattern: new RegExp(`^/v[12]${source.slice(3)}$`), params, served }
+}
+
+const queryOf = (search: string): Record<string, string | Array<string>> => {
+  const out: Record<string, string | Array<string>> = {}
+  if (search === "") return out
+  for (const [key, value] of new URLSearchParams(search)) {
+    const entry = out[key]
+    out[key] = entry === undefined ? value : Array.isArray(entry) ? [...entry, value] : [entry, value]
+  }
+  return out
+}
+
+const write = (response: ServerResponse, answer: HttpServerResponse.HttpServerResponse): void => {
+  if (response.writableEnded) return
+  response.writeHead(answer.status, answer.headers)
+  const body = answer.body
+  if (body._tag === "Uint8Array") response.end(body.body)
+  else if (body._tag === "Raw" && (typeof body.body === "string" || body.body instanceof Uint8Array)) response.end(body.body)
+  else response.end()
+}
+
+/**
+ * The router over the server's services.
+ *
+ * @since 0.1.0 @category constructors
+ */
+export const make = Effect.gen(function*() {
+  const edge = yield* Edge.make
+  const authenticator = yield* Authenticator.Authenticator
+  // the table HttpApi answers errors with: the same bodies and statuses
+  const encodeErrors = yield* HttpApiBuilder.buildMiddleware(KassaApi)
+  const handlers = { ...(yield* Invoices.hot), ...(yield* Payments.hot), ...(yield* Refunds.hot) }
+  const contract = endpoints()
+  const byMethod = new Map<string, Array<Entry>>()
+  for (const name of operations) {
+    const endpoint = contract.get(name)!
+    const entry = entryOf(endpoint, Endpoint.make(endpoint, handlers[name] as Endpoint.Handler, authenticator))
+    byMethod.set(endpoint.method, [...(byMethod.get(endpoint.method) ?? []), entry])
+  }
+
+  const route: Route = (source, response) => {
+    const entries = byMethod.get(source.method ?? "")
+    if (entries === undefined) return undefined
+    const url = source.url ?? ""
+    const q = url.indexOf("?")
+    const path = q === -1 ? url : url.slice(0, q)
+    let entry: Entry | undefined
+    let match: RegExpExecArray | null = null
+    for (const candidate of entries) {
+      match = candidate.pattern.exec(path)
+      if (match !== null) {
+        entry = candidate
+        break
+      }
+    }
+    if (entry === undefined || match === null) return undefined
+    const params: Record<string, string> = {}
+    for (let i = 0; i < entry.params.length; i++) params[entry.params[i]!] = match[i + 1]!
+    const served = entry.served
+    const method = source.method!
+    const original = LeanRequest.make(source, url, method)
+    const v1 = url.startsWith("/v1/")
+    const request = v1 ? LeanRequest.make(source, "/v2" + url.slice(3), method) : original
+    const started = edge.start(original, request, v1 ? "/v2" + path.slice(3) : path, entry.name)
+    const parts: Endpoint.Parts = { params, query: queryOf(q === -1 ? "" : url.slice(q + 1)) }
+
+    return Effect.withFiberRuntime<void>((fiber) => {
+      const now = Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
+      return encodeErrors(edge.handle(started, (read) => served(read, parts, now), now)).pipe(
+        Effect.catchAllCause((cause) => Effect.map(HttpServerError.causeResponse(cause), ([answer]) => answer)),
+        Effect.flatMap((answer) => edge.answer(started, answer)),
+        Effect.map((answer) => write(response, answer))
+      )
+    })
+  }
+  return route
+})
+
+/** @since 0.1.0 @category layers */
+export const layer = Layer.effect(LeanRouter, make)

@@ -1,0 +1,64 @@
+/**
+ * Node's HTTP server with the lean router in front: a request the router serves (`LeanRouter`,
+ * when the served layer has one) runs as one fiber of the server's runtime; any other goes to
+ * the platform's handler of the HttpApi app. Otherwise the platform's Node server, listening,
+ * closing and all.
+ *
+ * @since 0.1.0
+ */
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
+import * as Http from "node:http"
+import type * as Net from "node:net"
+import { LeanRouter } from "./Router.js"
+
+/** @since 0.1.0 @category constructors */
+export const make = (evaluate: () => Http.Server, options: Net.ListenOptions) =>
+  Effect.gen(function*() {
+    const server = evaluate()
+    const platform = yield* NodeHttpServer.make(() => server, options)
+    return HttpServer.make({
+      address: platform.address,
+      serve: (app, middleware) =>
+        Effect.gen(function*() {
+          const fallback = yield* NodeHttpServer.makeHandler(app, middleware!)
+          const lean = yield* Effect.serviceOption(LeanRouter)
+          const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+          const handler = Option.isNone(lean) ? fallback : (request: Http.IncomingMessage, response: Http.ServerResponse) => {
+            const program = lean.value(request, response)
+            if (program === undefined) return fallback(request, response)
+            const fiber = runFork(program)
+            response.on("close", () => {
+              if (!response.writableEnded) fiber.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId)
+            })
+          }
+          yield* Effect.addFinalizer(() => Effect.sync(() => server.off("request", handler)))
+          server.on("request", handler)
+        })
+    })
+  })
+
+/**
+ * The server on `options`, with what the platform's Node layer provides beside it.
+ *
+ * @since 0.1.0 @category layers
+ */
+export const layer = (evaluate: () => Http.Server, options: Net.ListenOptions) =>
+  Layer.merge(Layer.scoped(HttpServer.HttpServer, make(evaluate, options)), NodeHttpServer.layerContext)
+
+/**
+ * `NodeHttpServer.layerTest` over this server: a random port and a client of it.
+ *
+ * @since 0.1.0 @category layers
+ */
+export const layerTest = HttpServer.layerTestClient.pipe(
+  Layer.provide(NodeHttpClient.layerWithoutAgent),
+  Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+  Layer.provideMerge(layer(Http.createServer, { port: 0 }))
+)

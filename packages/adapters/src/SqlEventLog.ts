@@ -1,6 +1,7 @@
 /**
  * `EventLog` on `SqlClient`: events numbered per aggregate, each with an outbox row written in
- * the same transaction for the dispatchers that follow the log.
+ * the same transaction for the dispatchers that follow the log, when its party has webhooks
+ * (`SqlOutbox.notifiable`: a party with none would only have its rows read and deleted).
  *
  * @since 0.1.0
  */
@@ -14,6 +15,7 @@ import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, toJson } from "./internal/rows.js"
 import { SqlDriver } from "./sql/driver/Driver.js"
 import { inserting, type Write, writeAll } from "./sql/driver/writes.js"
+import { notifiable, WEBHOOK_TABLES } from "./webhooks/SqlOutbox.js"
 
 /** An `events` row. */
 const EventRow = Schema.Struct({
@@ -38,7 +40,8 @@ export const layer = Layer.effect(
     // upsert waits for it and reads its latest version, migration 0014).
     const pg = (event: Event.PendingEvent, now: number): Write => ({
       kind: "insert",
-      tables: ["event_heads", "events", "outbox"],
+      // it reads the webhook tables: a held write to them goes first
+      tables: ["event_heads", "events", "outbox", ...WEBHOOK_TABLES],
       build: (name) => {
         const head = sql.literal(name("event_head"))
         const added = sql.literal(name("new_event"))
@@ -59,7 +62,7 @@ export const layer = Layer.effect(
           ],
           main: sql`INSERT INTO outbox (aggregate_type, aggregate_id, event_id, party_id, created_at)
             SELECT ${event.aggregateType}, ${event.aggregateID}, ${added}.id, ${event.partyID}, CAST(${now} AS BIGINT)
-            FROM ${added}`
+            FROM ${added} WHERE ${notifiable(sql, event.partyID)}`
         }
       }
     })
@@ -73,11 +76,15 @@ export const layer = Layer.effect(
             SELECT ${event.aggregateType}, ${event.aggregateID}, COALESCE(MAX(id), 0) + 1, ${event.partyID}, ${now},
               ${toJson(event.changes)} ${ofAggregate}`
         ),
-        inserting(
-          "outbox",
-          sql`INSERT INTO outbox (aggregate_type, aggregate_id, event_id, party_id, created_at)
-            SELECT ${event.aggregateType}, ${event.aggregateID}, MAX(id), ${event.partyID}, ${now} ${ofAggregate}`
-        )
+        {
+          ...inserting(
+            "outbox",
+            sql`INSERT INTO outbox (aggregate_type, aggregate_id, event_id, party_id, created_at)
+              SELECT ${event.aggregateType}, ${event.aggregateID}, last.id, ${event.partyID}, ${now}
+              FROM (SELECT MAX(id) AS id ${ofAggregate}) last WHERE ${notifiable(sql, event.partyID)}`
+          ),
+          tables: ["outbox", ...WEBHOOK_TABLES]
+        }
       ]
     }
     const writesOf = sql.onDialectOrElse({

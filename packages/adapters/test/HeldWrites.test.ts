@@ -15,6 +15,7 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { changing, inserting, type Write, writeAll } from "../src/sql/driver/writes.js"
+import { subscribed } from "./storage/records.js"
 
 /** Runs `effect` counting the statements it sends (BEGIN and COMMIT are none). */
 const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -64,6 +65,7 @@ for (const dialect of Dialects.dialects()) {
   layer(TestKassa.layer(dialect, { webhooks: { run: false } }), { timeout: "60 seconds" })(`Held writes [${dialect}]`, (it) => {
     it.effect("a transaction's events and timers go before its next read, which sees them, and before its COMMIT", () =>
       Effect.gen(function*() {
+        yield* subscribed("p")
         const { log, sql, timers, tx, x } = yield* fresh
         const [seen, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
           yield* log.append(event(x, ["a"]))

@@ -14,6 +14,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, toJson } from "./internal/rows.js"
 import { SqlDriver } from "./sql/driver/Driver.js"
+import { returningEvents } from "./sql/driver/Signals.js"
 import { inserting, type Write, writeAll } from "./sql/driver/writes.js"
 import { notifiable, WEBHOOK_TABLES } from "./webhooks/SqlOutbox.js"
 
@@ -36,7 +37,7 @@ export const layer = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const { signals } = yield* SqlDriver
     // PostgreSQL: the event, numbered from its aggregate's head row, and its outbox row, in one
-    // statement. Two transactions appending to one aggregate take turns on the head row (the
+    // statement, which signals the dispatchers when it wrote the row. Two transactions appending to one aggregate take turns on the head row (the
     // upsert waits for it and reads its latest version, migration 0014).
     const pg = (event: Event.PendingEvent, now: number): Write => ({
       kind: "insert",
@@ -62,7 +63,7 @@ export const layer = Layer.effect(
           ],
           main: sql`INSERT INTO outbox (aggregate_type, aggregate_id, event_id, party_id, created_at)
             SELECT ${event.aggregateType}, ${event.aggregateID}, ${added}.id, ${event.partyID}, CAST(${now} AS BIGINT)
-            FROM ${added} WHERE ${notifiable(sql, event.partyID)}`
+            FROM ${added} WHERE ${notifiable(sql, event.partyID)} ${returningEvents(sql)}`
         }
       }
     })
@@ -87,6 +88,8 @@ export const layer = Layer.effect(
         }
       ]
     }
+    // PostgreSQL: the outbox row's own statement signals the dispatchers, when it wrote one
+    const signalled = sql.onDialectOrElse({ pg: () => Effect.void, orElse: () => signals.notify("events") })
     const writesOf = sql.onDialectOrElse({
       pg: () => (event: Event.PendingEvent, now: number) => [pg(event, now)],
       orElse: () => sqlite
@@ -95,7 +98,7 @@ export const layer = Layer.effect(
     return {
       append: (event) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => writeAll(sql, writesOf(event, now))).pipe(
-          Effect.zipRight(signals.notify("events"))
+          Effect.zipRight(signalled)
         ),
       list: (q) =>
         sql`SELECT aggregate_type, aggregate_id, party_id, id, created_at, changes FROM events WHERE aggregate_type = ${q.aggregateType} AND aggregate_id = ${q.aggregateID}

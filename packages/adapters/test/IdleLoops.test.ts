@@ -94,6 +94,22 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual([...after].filter(([work, n]) => n !== (before.get(work) ?? 0)), [])
       }))
 
+    it.scoped("an event of a party without webhooks leaves the dispatcher asleep (SQLite: one look at the outbox)", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        yield* quiet()
+        const counts = yield* StatementCounting.StatementCounts
+        const before = counts.snapshot()
+        yield* newInvoice(m)
+        yield* quiet()
+        const after = counts.snapshot()
+        const sent = (work: string) => (after.get(work) ?? 0) - (before.get(work) ?? 0)
+        assert.deepStrictEqual({ webhooks: sent("webhooks"), signals: sent("signals") }, {
+          webhooks: dialect === "pg" ? 0 : 1,
+          signals: 0
+        })
+      }))
+
     it.scoped("a timer set (in a transaction) while the scheduler sleeps fires when due", () =>
       Effect.gen(function*() {
         yield* quiet()

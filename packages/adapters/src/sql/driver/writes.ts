@@ -71,6 +71,12 @@ export interface Held {
   wrote: boolean
   /** The rows the transaction keeps (read `FOR UPDATE`), as `table/key/version`. */
   readonly locked: Set<string>
+  /**
+   * What stores learned of the rows the transaction keeps (read `FOR UPDATE`, and their writes
+   * since), by the store's own key: nobody else changes them while it lasts. A savepoint inside
+   * it forgets it all.
+   */
+  readonly memo: Map<string, unknown>
 }
 
 /**
@@ -213,6 +219,16 @@ export const transactionLocks: Effect.Effect<Set<string> | undefined> = Effect.m
   (held) => inTransaction(held) ? held.locked : undefined
 )
 
+/**
+ * @internal
+ * What stores learned of the rows the enclosing PostgreSQL transaction keeps (see `Held.memo`);
+ * undefined outside of one.
+ */
+export const transactionMemo: Effect.Effect<Map<string, unknown> | undefined> = Effect.map(
+  FiberRef.get(heldWrites),
+  (held) => inTransaction(held) ? held.memo : undefined
+)
+
 /** A unit's writes that may share a statement with other units' (see `unitBatcher`). */
 const insertsOnly = (writes: ReadonlyArray<Write>): boolean => writes.every((write) => write.kind === "insert")
 
@@ -305,7 +321,7 @@ const withFlushBefore = (prior: Option.Option<Statement.Statement.Transformer>) 
 <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Option.isSome(prior) && flushing in prior.value ? effect : Statement.withTransformer(effect, flushBefore(prior))
 
-const makeHeld = (sql: SqlClient.SqlClient): Held => ({ sql, writes: [], tables: new Set(), wrote: false, locked: new Set() })
+const makeHeld = (sql: SqlClient.SqlClient): Held => ({ sql, writes: [], tables: new Set(), wrote: false, locked: new Set(), memo: new Map() })
 
 /**
  * A connection that opens its transaction when first used: it takes a connection of the pool
@@ -355,7 +371,9 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
         const held = makeHeld(sql)
         return Effect.locally(Effect.tap(effect, () => flush(held)), heldWrites, held)
       }))
-      return flushingBefore(inTransaction(outer) ? Effect.zipRight(flush(outer), inner) : inner)
+      return flushingBefore(
+        inTransaction(outer) ? Effect.zipRight(flush(outer), Effect.ensuring(inner, Effect.sync(() => outer.memo.clear()))) : inner
+      )
     }
     return Effect.uninterruptibleMask((restore) =>
       Effect.flatMap(Scope.make(), (scope) => {

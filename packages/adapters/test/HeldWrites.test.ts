@@ -93,6 +93,24 @@ for (const dialect of Dialects.dialects()) {
         }
       }))
 
+    it.effect("writes of other timers share a statement; a second write of one timer goes after the first", () =>
+      Effect.gen(function*() {
+        const { sql, timers, tx, x } = yield* fresh
+        const due = (n: number) => new Date(4_000_000_000_000 + n)
+        const [, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
+          yield* timers.schedule({ kind: TIMER, subject: `${x}-a`, dueAt: due(1), payload: null })
+          yield* timers.schedule({ kind: TIMER, subject: `${x}-b`, dueAt: due(2), payload: null })
+          yield* timers.cancelAll([{ kind: TIMER, subject: `${x}-c` }])
+          // the same row again: it must see the first write
+          yield* timers.schedule({ kind: TIMER, subject: `${x}-a`, dueAt: due(3), payload: null })
+          yield* timers.cancel(TIMER, `${x}-b`)
+        })))
+        const left = yield* sql<{ subject: string; dueAt: unknown }>`SELECT subject, due_at FROM timers
+          WHERE kind = ${TIMER} AND subject LIKE ${`${x}-%`} ORDER BY subject`
+        assert.deepStrictEqual(left.map((r) => [r.subject, Number(r.dueAt)]), [[`${x}-a`, due(3).getTime()]])
+        if (dialect === "pg") assert.strictEqual(texts.length, 2, texts.join("\n---\n"))
+      }))
+
     it.effect("a read confined to other tables (the ledger's) lets the held writes wait; one of their table sends them first", () =>
       Effect.gen(function*() {
         const { log, sql, tx, x } = yield* fresh

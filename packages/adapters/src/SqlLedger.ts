@@ -78,6 +78,16 @@ const planRows = reader(
   (r) => r
 )
 
+/** The plan its rows (one a batch, or one with none) tell of. */
+const planFrom = (found: ReadonlyArray<unknown>): Option.Option<HeldPlan> => {
+  const rows = planRows.all(found)
+  return rows.length === 0 ? Option.none() : Option.some({
+    state: rows[0]!.state,
+    batches: rows.flatMap((r): Array<Batch> => r.batchId === null ? [] : [{ id: r.batchId, postings: r.postings ?? [] }])
+      .sort((a, b) => a.id - b.id)
+  })
+}
+
 /** The account a `ledger.account` lookup found, and whether its row is committed. */
 const foundAccounts = reader(Schema.Struct({ id: IntColumn, committed: BoolColumn }), (r) => r)
 
@@ -161,17 +171,7 @@ export const layer = Layer.effect(
     const readPlanRow = (planID: string, lock: boolean) =>
       ledgerOnly(sql`SELECT p.state, b.batch_id, b.postings FROM ledger_plans p
           LEFT JOIN ledger_batches b ON b.plan_id = p.id
-          WHERE p.id = ${planID} ORDER BY b.batch_id ${lock ? forUpdateOfPlan : sql.literal("")}`).pipe(
-        Effect.map((found) => {
-          const rows = planRows.all(found)
-          return rows.length === 0 ? Option.none<{ state: PlanState; batches: ReadonlyArray<Batch> }>() : Option.some({
-            state: rows[0]!.state,
-            batches: rows.flatMap((r): Array<Batch> =>
-              r.batchId === null ? [] : [{ id: r.batchId, postings: r.postings ?? [] }]
-            )
-          })
-        })
-      )
+          WHERE p.id = ${planID} ORDER BY b.batch_id ${lock ? forUpdateOfPlan : sql.literal("")}`).pipe(Effect.map(planFrom))
 
     /** Adds to the accounts' columns, one statement for all of them (none when nothing moves). */
     const addToAccounts = (deltas: ReadonlyArray<readonly [id: number, own: number, minDiff: number, maxDiff: number]>) => {
@@ -234,9 +234,38 @@ export const layer = Layer.effect(
 
     const refuse = (op: string) => (e: Model.LedgerError) => Effect.dieMessage(`Ledger.${op}: ${e.reason}`)
 
+    /**
+     * PostgreSQL: locks the plan, then its batches' accounts in id order, in one statement (a plan
+     * this transaction keeps is known: none then). None when there is no such plan.
+     */
+    const lockPlanAndAccounts = (planID: string) =>
+      Effect.flatMap(kept, (into) =>
+        into === undefined || into.plans.has(planID)
+          ? Effect.succeed(undefined)
+          : ledgerOnly(sql`WITH plan AS (SELECT id, state FROM ledger_plans WHERE id = ${planID} FOR UPDATE),
+              batches AS (SELECT batch_id, postings FROM ledger_batches WHERE plan_id IN (SELECT id FROM plan)),
+              ids AS (
+                SELECT CAST(e.value->>'from' AS BIGINT) AS id FROM batches, jsonb_array_elements(CAST(batches.postings AS jsonb)) e
+                UNION SELECT CAST(e.value->>'to' AS BIGINT) FROM batches, jsonb_array_elements(CAST(batches.postings AS jsonb)) e),
+              accounts AS (SELECT id, currency, own, min_diff, max_diff FROM ledger_accounts
+                WHERE id IN (SELECT id FROM ids) ORDER BY id FOR UPDATE)
+            SELECT plan.state, b.batch_id, b.postings, NULL AS id, NULL AS currency, NULL AS own, NULL AS min_diff, NULL AS max_diff
+              FROM plan LEFT JOIN batches b ON true
+            UNION ALL
+            SELECT NULL, NULL, NULL, id, currency, own, min_diff, max_diff FROM accounts`).pipe(
+            Effect.map((rows) => {
+              const planPart = rows.filter((r) => (r as { readonly id: unknown }).id === null)
+              const plan = planFrom(planPart)
+              const accounts = accountsById(rows.filter((r) => (r as { readonly id: unknown }).id !== null))
+              if (Option.isSome(plan)) into.plans.set(planID, plan.value)
+              for (const [id, account] of accounts) into.accounts.set(id, account)
+              return plan
+            })
+          ))
+
     const finish = (op: "commit" | "rollback", planID: string) =>
       Effect.gen(function*() {
-        const plan = yield* readPlan(planID, true)
+        const plan = (yield* lockPlanAndAccounts(planID)) ?? (yield* readPlan(planID, true))
         if (Option.isNone(plan)) return yield* Effect.dieMessage(`Ledger.${op}: plan ${planID} is not held`)
         const { batches, state } = plan.value
         if (state === op) return

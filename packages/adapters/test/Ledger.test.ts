@@ -244,6 +244,24 @@ for (const backend of Dialects.backends()) {
         if (backend === "pg") assert.strictEqual(texts.length, 3, texts.join("\n---\n"))
       }))
 
+    it.effect("a commit in a transaction of its own locks the plan and its accounts in one statement on PostgreSQL", () =>
+      Effect.gen(function*() {
+        const ledger = yield* Ledger
+        const a = yield* threeAccounts
+        const plan = `invoice-${RandomIds.make()}.payment-1`
+        yield* tx(ledger.hold(plan, { id: 1, postings: flow(a, 1000) }))
+        yield* tx(ledger.hold(plan, { id: 2, postings: reverse(flow(a, 400)) }))
+        const texts: Array<string> = []
+        yield* tx(ledger.commit(plan)).pipe(Statement.withTransformer((statement) => {
+          texts.push(statement.compile()[0])
+          return Effect.succeed(statement)
+        }))
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 573, minAvailable: 573, maxAvailable: 573 })
+        assert.deepStrictEqual(yield* balanceOf(a.provider), { own: -588, minAvailable: -588, maxAvailable: -588 })
+        assert.deepStrictEqual(Option.map(yield* ledger.plan(plan), (p) => p.state), Option.some("commit" as const))
+        if (backend === "pg") assert.strictEqual(texts.length, 2, texts.join("\n---\n"))
+      }))
+
     it.effect("hold, then rollback: pending amounts are released, own is unchanged", () =>
       Effect.gen(function*() {
         const ledger = yield* Ledger

@@ -182,13 +182,14 @@ for (const dialect of Dialects.dialects()) {
 /**
  * PostgreSQL: the payment: its invoice and resource read, the invoice's update, the payment with
  * its event and timers; the card read, the authorisation (the payment's update, the ledger's hold:
- * its accounts locked, its writes); the capture (the payment's update, the invoice, plan and
- * accounts locked, their writes). The refund: the payment, its refunds and chargebacks read, the
- * payment's update, the ledger's hold, the refund with its event; the acquirer's answer (the
- * refund's update, the payment, plan and accounts locked, the refunds and chargebacks read again,
- * the writes). SQLite sends its writes one by one, on the connection its group commit holds.
+ * its plan opened with its accounts locked, its writes); the capture (the payment's update, the
+ * invoice locked, the plan with its accounts locked, the writes). The refund: the payment, its
+ * refunds and chargebacks read, the payment's update, the ledger's hold, the refund with its
+ * event; the acquirer's answer (the refund's update, the payment locked, the plan with its
+ * accounts locked, the refunds and chargebacks read again, the writes). SQLite sends its writes
+ * one by one, on the connection its group commit holds.
  */
 const EXPECTED: Record<Dialects.Dialect, { readonly createPayment: number; readonly createRefund: number }> = {
-  pg: { createPayment: 13, createRefund: 13 },
+  pg: { createPayment: 12, createRefund: 12 },
   sqlite: { createPayment: 28, createRefund: 25 }
 }

@@ -88,8 +88,12 @@ export const layer = Layer.effect(
         }
       ]
     }
-    // PostgreSQL: the outbox row's own statement signals the dispatchers, when it wrote one
-    const signalled = sql.onDialectOrElse({ pg: () => Effect.void, orElse: () => signals.notify("events") })
+    // PostgreSQL: the outbox row's own statement signals the dispatchers (`events`), when it wrote
+    // one; the search rollups' compactor hears of every append in-process (`appended`)
+    const signalled = sql.onDialectOrElse({
+      pg: () => signals.notify("appended"),
+      orElse: () => Effect.zipRight(signals.notify("appended"), signals.notify("events"))
+    })
     const writesOf = sql.onDialectOrElse({
       pg: () => (event: Event.PendingEvent, now: number) => [pg(event, now)],
       orElse: () => sqlite

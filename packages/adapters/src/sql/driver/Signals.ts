@@ -29,11 +29,12 @@ import { withWork } from "./Statements.js"
 /**
  * `timers`: a timer was set (its due time as hint), in this process only: a process fires the
  * timers it sets, the others' sweeps take over when it is gone. `events`: events were appended
- * to the outbox, in every process on the database.
+ * to the outbox, in every process on the database. `appended`: this process appended events (the
+ * search rollups' deltas come with them), in this process only.
  *
  * @since 0.1.0 @category models
  */
-export type Channel = "timers" | "events"
+export type Channel = "timers" | "events" | "appended"
 
 /** @since 0.1.0 @category models */
 export type Listener = (hint: number | undefined) => void

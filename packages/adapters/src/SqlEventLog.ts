@@ -1,6 +1,7 @@
 /**
  * `EventLog` on `SqlClient`: events numbered per aggregate, each with an outbox row written in
- * the same transaction for the dispatchers that follow the log.
+ * the same transaction for the dispatchers that follow the log, when its party has webhooks
+ * (`SqlOutbox.notifiable`: a party with none would only have its rows read and deleted).
  *
  * @since 0.1.0
  */
@@ -13,7 +14,9 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, toJson } from "./internal/rows.js"
 import { SqlDriver } from "./sql/driver/Driver.js"
+import { returningEvents } from "./sql/driver/Signals.js"
 import { inserting, type Write, writeAll } from "./sql/driver/writes.js"
+import { notifiable, WEBHOOK_TABLES } from "./webhooks/SqlOutbox.js"
 
 /** An `events` row. */
 const EventRow = Schema.Struct({
@@ -34,11 +37,12 @@ export const layer = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const { signals } = yield* SqlDriver
     // PostgreSQL: the event, numbered from its aggregate's head row, and its outbox row, in one
-    // statement. Two transactions appending to one aggregate take turns on the head row (the
+    // statement, which signals the dispatchers when it wrote the row. Two transactions appending to one aggregate take turns on the head row (the
     // upsert waits for it and reads its latest version, migration 0014).
     const pg = (event: Event.PendingEvent, now: number): Write => ({
       kind: "insert",
-      tables: ["event_heads", "events", "outbox"],
+      // it reads the webhook tables: a held write to them goes first
+      tables: ["event_heads", "events", "outbox", ...WEBHOOK_TABLES],
       build: (name) => {
         const head = sql.literal(name("event_head"))
         const added = sql.literal(name("new_event"))
@@ -59,7 +63,7 @@ export const layer = Layer.effect(
           ],
           main: sql`INSERT INTO outbox (aggregate_type, aggregate_id, event_id, party_id, created_at)
             SELECT ${event.aggregateType}, ${event.aggregateID}, ${added}.id, ${event.partyID}, CAST(${now} AS BIGINT)
-            FROM ${added}`
+            FROM ${added} WHERE ${notifiable(sql, event.partyID)} ${returningEvents(sql)}`
         }
       }
     })
@@ -73,13 +77,23 @@ export const layer = Layer.effect(
             SELECT ${event.aggregateType}, ${event.aggregateID}, COALESCE(MAX(id), 0) + 1, ${event.partyID}, ${now},
               ${toJson(event.changes)} ${ofAggregate}`
         ),
-        inserting(
-          "outbox",
-          sql`INSERT INTO outbox (aggregate_type, aggregate_id, event_id, party_id, created_at)
-            SELECT ${event.aggregateType}, ${event.aggregateID}, MAX(id), ${event.partyID}, ${now} ${ofAggregate}`
-        )
+        {
+          ...inserting(
+            "outbox",
+            sql`INSERT INTO outbox (aggregate_type, aggregate_id, event_id, party_id, created_at)
+              SELECT ${event.aggregateType}, ${event.aggregateID}, last.id, ${event.partyID}, ${now}
+              FROM (SELECT MAX(id) AS id ${ofAggregate}) last WHERE ${notifiable(sql, event.partyID)}`
+          ),
+          tables: ["outbox", ...WEBHOOK_TABLES]
+        }
       ]
     }
+    // PostgreSQL: the outbox row's own statement signals the dispatchers (`events`), when it wrote
+    // one; the search rollups' compactor hears of every append in-process (`appended`)
+    const signalled = sql.onDialectOrElse({
+      pg: () => signals.notify("appended"),
+      orElse: () => Effect.zipRight(signals.notify("appended"), signals.notify("events"))
+    })
     const writesOf = sql.onDialectOrElse({
       pg: () => (event: Event.PendingEvent, now: number) => [pg(event, now)],
       orElse: () => sqlite
@@ -88,7 +102,7 @@ export const layer = Layer.effect(
     return {
       append: (event) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => writeAll(sql, writesOf(event, now))).pipe(
-          Effect.zipRight(signals.notify("events"))
+          Effect.zipRight(signalled)
         ),
       list: (q) =>
         sql`SELECT aggregate_type, aggregate_id, party_id, id, created_at, changes FROM events WHERE aggregate_type = ${q.aggregateType} AND aggregate_id = ${q.aggregateID}

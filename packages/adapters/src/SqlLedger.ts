@@ -11,6 +11,7 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import * as Model from "@kassa/core/ledger/LedgerModel"
 import { type AccountKey, type Balance, type Batch, Ledger, type Plan, type PlanState, type Posting } from "@kassa/core/ports/Ledger"
 import * as Effect from "effect/Effect"
@@ -20,7 +21,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { rowLock } from "./internal/locks.js"
 import { BoolColumn, IntColumn, JsonColumn, opt, reader, toJson } from "./internal/rows.js"
-import { changing, inserting, touchingOnly, writeAll } from "./sql/driver/writes.js"
+import { changing, inserting, touchingOnly, transactionMemo, writeAll } from "./sql/driver/writes.js"
 
 /** A `ledger_accounts` row, as the ledger's reads name its columns. */
 const AccountRow = Schema.Struct({
@@ -77,6 +78,16 @@ const planRows = reader(
   (r) => r
 )
 
+/** The plan its rows (one a batch, or one with none) tell of. */
+const planFrom = (found: ReadonlyArray<unknown>): Option.Option<HeldPlan> => {
+  const rows = planRows.all(found)
+  return rows.length === 0 ? Option.none() : Option.some({
+    state: rows[0]!.state,
+    batches: rows.flatMap((r): Array<Batch> => r.batchId === null ? [] : [{ id: r.batchId, postings: r.postings ?? [] }])
+      .sort((a, b) => a.id - b.id)
+  })
+}
+
 /** The account a `ledger.account` lookup found, and whether its row is committed. */
 const foundAccounts = reader(Schema.Struct({ id: IntColumn, committed: BoolColumn }), (r) => r)
 
@@ -88,6 +99,33 @@ const postingToJson = (p: Posting): Posting => ({
   currency: p.currency,
   description: p.description
 })
+
+type HeldPlan = { readonly state: PlanState; readonly batches: ReadonlyArray<Batch> }
+
+/**
+ * The plans and accounts a PostgreSQL transaction keeps (read `FOR UPDATE`), as its own writes
+ * left them: a second operation on them in the transaction (a capture's commit after its hold, a
+ * balance after a hold) reads nothing.
+ */
+interface Kept {
+  readonly plans: Map<string, HeldPlan>
+  readonly accounts: Map<number, Model.AccountState>
+}
+
+const kept: Effect.Effect<Kept | undefined> = Effect.map(transactionMemo, (memo) => {
+  if (memo === undefined) return undefined
+  let found = memo.get("ledger") as Kept | undefined
+  if (found === undefined) memo.set("ledger", found = { plans: new Map(), accounts: new Map() })
+  return found
+})
+
+/** Keeps what a decision of the model left of the plan and its accounts. */
+const keep = (into: Kept | undefined, planID: string, state: Model.LedgerState) => {
+  if (into === undefined) return
+  const plan = state.plans.get(planID)
+  if (plan !== undefined) into.plans.set(planID, { state: plan.state, batches: plan.batches })
+  for (const [id, account] of state.accounts) into.accounts.set(id, account)
+}
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(
@@ -101,6 +139,9 @@ export const layer = Layer.effect(
     // still running is kept: one opened by the caller's own transaction (or a savepoint in it),
     // which may still roll back, never is.
     const knownIds = new Map<string, number>()
+    // Their keys by id, as `account` answered them (a balance of an account a transaction keeps
+    // needs no read then).
+    const knownKeys = new Map<number, AccountKey>()
     const committed = sql.onDialectOrElse({
       pg: () =>
         sql.literal(
@@ -115,21 +156,22 @@ export const layer = Layer.effect(
     // (an invoice, an event) may wait past them.
     const ledgerOnly = touchingOnly("ledger_plans", "ledger_batches", "ledger_accounts")
 
-    /** The plan's state and batches, one read; on PostgreSQL the plan row is locked. */
-    const readPlan = (planID: string, lock: boolean) =>
-      ledgerOnly(sql`SELECT p.state, b.batch_id, b.postings FROM ledger_plans p
-          LEFT JOIN ledger_batches b ON b.plan_id = p.id
-          WHERE p.id = ${planID} ORDER BY b.batch_id ${lock ? forUpdateOfPlan : sql.literal("")}`).pipe(
-        Effect.map((found) => {
-          const rows = planRows.all(found)
-          return rows.length === 0 ? Option.none<{ state: PlanState; batches: ReadonlyArray<Batch> }>() : Option.some({
-            state: rows[0]!.state,
-            batches: rows.flatMap((r): Array<Batch> =>
-              r.batchId === null ? [] : [{ id: r.batchId, postings: r.postings ?? [] }]
-            )
+    /** The plan's state and batches, one read; on PostgreSQL the plan row is locked (and kept). */
+    const readPlan = (planID: string, lock: boolean): Effect.Effect<Option.Option<HeldPlan>, SqlError> =>
+      lock
+        ? Effect.flatMap(kept, (into) => {
+          const known = into?.plans.get(planID)
+          if (known !== undefined) return Effect.succeed(Option.some(known))
+          return Effect.tap(readPlanRow(planID, lock), (plan) => {
+            if (into !== undefined && Option.isSome(plan)) into.plans.set(planID, plan.value)
           })
         })
-      )
+        : readPlanRow(planID, lock)
+
+    const readPlanRow = (planID: string, lock: boolean) =>
+      ledgerOnly(sql`SELECT p.state, b.batch_id, b.postings FROM ledger_plans p
+          LEFT JOIN ledger_batches b ON b.plan_id = p.id
+          WHERE p.id = ${planID} ORDER BY b.batch_id ${lock ? forUpdateOfPlan : sql.literal("")}`).pipe(Effect.map(planFrom))
 
     /** Adds to the accounts' columns, one statement for all of them (none when nothing moves). */
     const addToAccounts = (deltas: ReadonlyArray<readonly [id: number, own: number, minDiff: number, maxDiff: number]>) => {
@@ -145,12 +187,22 @@ export const layer = Layer.effect(
       )]
     }
 
-    /** Reads (on PostgreSQL: locks) the accounts, in id order. */
-    const lockAccounts = (ids: ReadonlyArray<number>) =>
+    /** Reads (on PostgreSQL: locks, and keeps) the accounts, in id order. */
+    const lockAccounts = (ids: ReadonlyArray<number>): Effect.Effect<ReadonlyMap<number, Model.AccountState>, SqlError> =>
       ids.length === 0
         ? Effect.succeed(new Map<number, Model.AccountState>())
-        : ledgerOnly(sql`SELECT id, currency, own, min_diff, max_diff FROM ledger_accounts
-              WHERE id IN ${sql.in(ids)} ORDER BY id ${forUpdate}`).pipe(Effect.map(accountsById))
+        : Effect.flatMap(kept, (into) => {
+          if (into !== undefined && ids.every((id) => into.accounts.has(id))) {
+            return Effect.succeed(new Map(ids.map((id) => [id, into.accounts.get(id)!] as const)))
+          }
+          return ledgerOnly(sql`SELECT id, currency, own, min_diff, max_diff FROM ledger_accounts
+              WHERE id IN ${sql.in(ids)} ORDER BY id ${forUpdate}`).pipe(
+            Effect.map(accountsById),
+            Effect.tap((read) => {
+              if (into !== undefined) for (const [id, account] of read) into.accounts.set(id, account)
+            })
+          )
+        })
 
     /**
      * PostgreSQL: opens a plan and locks its accounts in one statement. None when nothing came
@@ -164,10 +216,16 @@ export const layer = Layer.effect(
               INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })} ON CONFLICT DO NOTHING RETURNING id)
             SELECT id, currency, own, min_diff, max_diff FROM ledger_accounts
             WHERE id IN ${sql.in(ids)} AND EXISTS (SELECT 1 FROM opened) ORDER BY id FOR UPDATE`).pipe(
-            Effect.map((rows) => rows.length === 0 ? Option.none() : Option.some(accountsById(rows)))
+            Effect.map((rows) => rows.length === 0 ? Option.none<ReadonlyMap<number, Model.AccountState>>() : Option.some(accountsById(rows)))
           ),
         orElse: () => Effect.succeedNone
       })
+
+    const balanceRow = (id: number) =>
+      ledgerOnly(sql`SELECT id, currency, own, min_diff, max_diff, kind, party_id, shop_id FROM ledger_accounts WHERE id = ${id}`).pipe(
+        Effect.map(balances.first),
+        Effect.orDie
+      )
 
     const planState = (planID: string, state: PlanState, batches: ReadonlyArray<Batch>, accounts: ReadonlyMap<number, Model.AccountState>): Model.LedgerState => ({
       accounts,
@@ -176,15 +234,45 @@ export const layer = Layer.effect(
 
     const refuse = (op: string) => (e: Model.LedgerError) => Effect.dieMessage(`Ledger.${op}: ${e.reason}`)
 
+    /**
+     * PostgreSQL: locks the plan, then its batches' accounts in id order, in one statement (a plan
+     * this transaction keeps is known: none then). None when there is no such plan.
+     */
+    const lockPlanAndAccounts = (planID: string) =>
+      Effect.flatMap(kept, (into) =>
+        into === undefined || into.plans.has(planID)
+          ? Effect.succeed(undefined)
+          : ledgerOnly(sql`WITH plan AS (SELECT id, state FROM ledger_plans WHERE id = ${planID} FOR UPDATE),
+              batches AS (SELECT batch_id, postings FROM ledger_batches WHERE plan_id IN (SELECT id FROM plan)),
+              ids AS (
+                SELECT CAST(e.value->>'from' AS BIGINT) AS id FROM batches, jsonb_array_elements(CAST(batches.postings AS jsonb)) e
+                UNION SELECT CAST(e.value->>'to' AS BIGINT) FROM batches, jsonb_array_elements(CAST(batches.postings AS jsonb)) e),
+              accounts AS (SELECT id, currency, own, min_diff, max_diff FROM ledger_accounts
+                WHERE id IN (SELECT id FROM ids) ORDER BY id FOR UPDATE)
+            SELECT plan.state, b.batch_id, b.postings, NULL AS id, NULL AS currency, NULL AS own, NULL AS min_diff, NULL AS max_diff
+              FROM plan LEFT JOIN batches b ON true
+            UNION ALL
+            SELECT NULL, NULL, NULL, id, currency, own, min_diff, max_diff FROM accounts`).pipe(
+            Effect.map((rows) => {
+              const planPart = rows.filter((r) => (r as { readonly id: unknown }).id === null)
+              const plan = planFrom(planPart)
+              const accounts = accountsById(rows.filter((r) => (r as { readonly id: unknown }).id !== null))
+              if (Option.isSome(plan)) into.plans.set(planID, plan.value)
+              for (const [id, account] of accounts) into.accounts.set(id, account)
+              return plan
+            })
+          ))
+
     const finish = (op: "commit" | "rollback", planID: string) =>
       Effect.gen(function*() {
-        const plan = yield* readPlan(planID, true)
+        const plan = (yield* lockPlanAndAccounts(planID)) ?? (yield* readPlan(planID, true))
         if (Option.isNone(plan)) return yield* Effect.dieMessage(`Ledger.${op}: plan ${planID} is not held`)
         const { batches, state } = plan.value
         if (state === op) return
         const accounts = yield* lockAccounts(Model.accountsOf(batches))
         const decided = (op === "commit" ? Model.commit : Model.rollback)(planState(planID, state, batches, accounts), planID)
         if (Either.isLeft(decided)) return yield* refuse(op)(decided.left)
+        keep(yield* kept, planID, decided.right)
         yield* writeAll(sql, [
           ...addToAccounts(
             [...Model.diffsOf(batches)].map(([id, d]) => [id, op === "commit" ? d.net : 0, -d.minDiff, -d.maxDiff] as const)
@@ -217,9 +305,12 @@ export const layer = Layer.effect(
             rows = yield* find
           }
           if (rows.length === 0) return yield* Effect.dieMessage(`Ledger.account: the ${key.kind} account was not opened`)
-          const { committed: kept, id } = rows[0]!
+          const { committed: committedRow, id } = rows[0]!
+          // an id is never handed out again, even when its row rolls back: its key is its own
+          if (knownKeys.size >= 100_000) knownKeys.clear()
+          knownKeys.set(id, { ...key })
           // An id is kept once its row is committed: a transaction that opened it may roll back.
-          if (kept) {
+          if (committedRow) {
             if (knownIds.size >= 100_000) knownIds.clear()
             knownIds.set(cacheKey, id)
           }
@@ -228,10 +319,15 @@ export const layer = Layer.effect(
 
       balance: (id) =>
         Number.isSafeInteger(id)
-          ? ledgerOnly(sql`SELECT id, currency, own, min_diff, max_diff, kind, party_id, shop_id FROM ledger_accounts WHERE id = ${id}`).pipe(
-            Effect.map(balances.first),
-            Effect.orDie
-          )
+          ? Effect.flatMap(kept, (into) => {
+            // an account this transaction keeps, whose key is known: as its writes left it
+            const account = into?.accounts.get(id)
+            const key = knownKeys.get(id)
+            if (account !== undefined && key !== undefined) {
+              return Effect.succeed(Option.some({ id, currency: account.currency, ...Model.balanceOf(account), key }))
+            }
+            return balanceRow(id)
+          })
           : Effect.succeed(Option.none()),
 
       hold: (planID, batch) =>
@@ -241,10 +337,15 @@ export const layer = Layer.effect(
           const fresh = { state: "hold" as PlanState, batches: [] as ReadonlyArray<Batch> }
           let plan: Option.Option<{ readonly state: PlanState; readonly batches: ReadonlyArray<Batch> }>
           let accounts: ReadonlyMap<number, Model.AccountState>
-          const openedLocking = yield* openLocking(planID, ids)
+          const into = yield* kept
+          const known = into?.plans.get(planID)
+          const openedLocking = known === undefined ? yield* openLocking(planID, ids) : Option.none()
           if (Option.isSome(openedLocking)) {
             plan = Option.some(fresh)
             accounts = openedLocking.value
+          } else if (known !== undefined) {
+            plan = Option.some(known)
+            accounts = yield* lockAccounts(ids)
           } else {
             const opened = yield* ledgerOnly(sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })}
               ON CONFLICT DO NOTHING RETURNING id`)
@@ -256,6 +357,7 @@ export const layer = Layer.effect(
           const decided = Model.hold(planState(planID, state, batches, accounts), planID, batch)
           if (Either.isLeft(decided)) return yield* refuse("hold")(decided.left)
           if (batches.some((b) => b.id === batch.id)) return
+          keep(into, planID, decided.right)
           yield* writeAll(sql, [
             inserting(
               "ledger_batches",

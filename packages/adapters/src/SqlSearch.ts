@@ -294,15 +294,15 @@ export const compact: Effect.Effect<number, SqlError, SqlClient.SqlClient> = Eff
   }
 })
 
-// Deltas come with the writes that append events: the compactor sleeps until events are
-// appended (the driver's `events` signal), lets a second's worth gather, and folds them; an idle
+// Deltas come with the writes that append events: the compactor sleeps until its process appends
+// events (the driver's `appended` signal), lets a second's worth gather, and folds them; an idle
 // Kassa issues no statements for it. Without the driver (an embedder's own client) it folds every
 // second.
 const compactor = Layer.scopedDiscard(
   Effect.gen(function*() {
     const driver = yield* Effect.serviceOption(SqlDriver)
     const appended = yield* Queue.sliding<void>(1)
-    if (Option.isSome(driver)) yield* driver.value.signals.listen("events", () => void Queue.unsafeOffer(appended, undefined))
+    if (Option.isSome(driver)) yield* driver.value.signals.listen("appended", () => void Queue.unsafeOffer(appended, undefined))
     const wait = Option.isSome(driver) ? Queue.take(appended) : Effect.void
     yield* Effect.forkScoped(
       compact.pipe(

@@ -23,11 +23,14 @@ import * as Queue from "effect/Queue"
 import * as Schema from "effect/Schema"
 import { IntColumn, JsonColumn, reader, toJson } from "./internal/rows.js"
 import * as RealTime from "./internal/realTime.js"
-import { change, insert } from "./sql/driver/writes.js"
 import { SqlDriver } from "./sql/driver/Driver.js"
 import * as Signals from "./sql/driver/Signals.js"
 import * as Statements from "./sql/driver/Statements.js"
+import { changing, inserting, ofRows, writeAll } from "./sql/driver/writes.js"
 import * as Workers from "./Workers.js"
+
+/** A timer's row, as the held writes name it. */
+const rowKey = (t: { readonly kind: string; readonly subject: string }) => `${t.kind}\u0000${t.subject}`
 
 /** A due `timers` row; `dueAt` stays the stored number, which the claim and the removal match. */
 const dueTimers = reader(
@@ -85,17 +88,31 @@ export const layer = (options: SchedulerOptions = {}) =>
       }
 
       const timers: Timers["Type"] = {
+        // Each write tells its rows: a transaction's writes of other timers share one statement.
         schedule: (t) =>
-          insert(sql, "timers", sql`INSERT INTO timers ${
-            sql.insert({ kind: t.kind, subject: t.subject, dueAt: t.dueAt.getTime(), payload: toJson(t.payload ?? null) })
-          } ON CONFLICT (kind, subject) DO UPDATE SET due_at = excluded.due_at, payload = excluded.payload,
-            attempts = 0, locked_until = NULL`).pipe(Effect.zipRight(signals.notify("timers", t.dueAt.getTime()))),
+          writeAll(sql, [ofRows(
+            inserting(
+              "timers",
+              sql`INSERT INTO timers ${
+                sql.insert({ kind: t.kind, subject: t.subject, dueAt: t.dueAt.getTime(), payload: toJson(t.payload ?? null) })
+              } ON CONFLICT (kind, subject) DO UPDATE SET due_at = excluded.due_at, payload = excluded.payload,
+            attempts = 0, locked_until = NULL`
+            ),
+            [rowKey(t)]
+          )]).pipe(Effect.zipRight(signals.notify("timers", t.dueAt.getTime()))),
         cancel: (kind, subject) =>
-          change(sql, "timers", sql`DELETE FROM timers WHERE kind = ${kind} AND subject = ${subject}`),
+          writeAll(sql, [ofRows(
+            changing("timers", sql`DELETE FROM timers WHERE kind = ${kind} AND subject = ${subject}`),
+            [rowKey({ kind, subject })]
+          )]),
         cancelAll: (timers) =>
-          timers.length === 0 ? Effect.void : change(sql, "timers", sql`DELETE FROM timers WHERE (kind, subject) IN (VALUES ${
-            sql.csv(timers.map((t) => sql`(${t.kind}, ${t.subject})`))
-          })`),
+          timers.length === 0 ? Effect.void : writeAll(sql, [ofRows(
+            changing(
+              "timers",
+              sql`DELETE FROM timers WHERE (kind, subject) IN (VALUES ${sql.csv(timers.map((t) => sql`(${t.kind}, ${t.subject})`))})`
+            ),
+            timers.map(rowKey)
+          )]),
         register: (kind, handler) => Effect.sync(() => {
           handlers.set(kind, handler)
           tell(undefined)

@@ -15,6 +15,7 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { changing, inserting, type Write, writeAll } from "../src/sql/driver/writes.js"
+import { subscribed } from "./storage/records.js"
 
 /** Runs `effect` counting the statements it sends (BEGIN and COMMIT are none). */
 const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -64,6 +65,7 @@ for (const dialect of Dialects.dialects()) {
   layer(TestKassa.layer(dialect, { webhooks: { run: false } }), { timeout: "60 seconds" })(`Held writes [${dialect}]`, (it) => {
     it.effect("a transaction's events and timers go before its next read, which sees them, and before its COMMIT", () =>
       Effect.gen(function*() {
+        yield* subscribed("p")
         const { log, sql, timers, tx, x } = yield* fresh
         const [seen, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
           yield* log.append(event(x, ["a"]))
@@ -89,6 +91,24 @@ for (const dialect of Dialects.dialects()) {
         } else {
           assert.isAbove(texts.length, 4)
         }
+      }))
+
+    it.effect("writes of other timers share a statement; a second write of one timer goes after the first", () =>
+      Effect.gen(function*() {
+        const { sql, timers, tx, x } = yield* fresh
+        const due = (n: number) => new Date(4_000_000_000_000 + n)
+        const [, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
+          yield* timers.schedule({ kind: TIMER, subject: `${x}-a`, dueAt: due(1), payload: null })
+          yield* timers.schedule({ kind: TIMER, subject: `${x}-b`, dueAt: due(2), payload: null })
+          yield* timers.cancelAll([{ kind: TIMER, subject: `${x}-c` }])
+          // the same row again: it must see the first write
+          yield* timers.schedule({ kind: TIMER, subject: `${x}-a`, dueAt: due(3), payload: null })
+          yield* timers.cancel(TIMER, `${x}-b`)
+        })))
+        const left = yield* sql<{ subject: string; dueAt: unknown }>`SELECT subject, due_at FROM timers
+          WHERE kind = ${TIMER} AND subject LIKE ${`${x}-%`} ORDER BY subject`
+        assert.deepStrictEqual(left.map((r) => [r.subject, Number(r.dueAt)]), [[`${x}-a`, due(3).getTime()]])
+        if (dialect === "pg") assert.strictEqual(texts.length, 2, texts.join("\n---\n"))
       }))
 
     it.effect("a read confined to other tables (the ledger's) lets the held writes wait; one of their table sends them first", () =>

@@ -5,6 +5,7 @@
  * within a test.
  */
 import { assert, layer } from "@effect/vitest"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Database, Kassa } from "@kassa/adapters"
 import { Ids, InvoiceService, WebhookService } from "@kassa/core"
 import { Timers } from "@kassa/core/ports/Timers"
@@ -92,6 +93,38 @@ for (const dialect of Dialects.dialects()) {
         yield* Effect.sleep("2 seconds")
         const after = counts.snapshot()
         assert.deepStrictEqual([...after].filter(([work, n]) => n !== (before.get(work) ?? 0)), [])
+      }))
+
+    it.scoped("an event of a party without webhooks leaves the dispatcher asleep (SQLite: one look at the outbox)", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        yield* quiet()
+        const counts = yield* StatementCounting.StatementCounts
+        const before = counts.snapshot()
+        yield* newInvoice(m)
+        yield* quiet()
+        const after = counts.snapshot()
+        const sent = (work: string) => (after.get(work) ?? 0) - (before.get(work) ?? 0)
+        assert.deepStrictEqual({ webhooks: sent("webhooks"), signals: sent("signals") }, {
+          webhooks: dialect === "pg" ? 0 : 1,
+          signals: 0
+        })
+      }))
+
+    it.scoped("events appended wake the search rollups' compactor: their deltas are folded", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const m = yield* Fixtures.merchant()
+        yield* quiet()
+        const deltas = Effect.map(sql<{ n: unknown }>`SELECT COUNT(*) AS n FROM search_deltas`, (rows) => Number(rows[0]!.n))
+        yield* newInvoice(m)
+        let left = -1
+        // it lets a second's worth gather, then folds
+        for (let waited = 0; waited < 10_000 && left !== 0; waited += 200) {
+          yield* Effect.sleep("200 millis")
+          left = yield* deltas
+        }
+        assert.strictEqual(left, 0)
       }))
 
     it.scoped("a timer set (in a transaction) while the scheduler sleeps fires when due", () =>

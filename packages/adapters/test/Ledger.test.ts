@@ -1,4 +1,5 @@
 import { assert, layer } from "@effect/vitest"
+import * as Statement from "@effect/sql/Statement"
 import * as Database from "@kassa/adapters/Database"
 import * as RandomIds from "@kassa/adapters/RandomIds"
 import * as SqlLedger from "@kassa/adapters/SqlLedger"
@@ -217,6 +218,48 @@ for (const backend of Dialects.backends()) {
         assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 573, minAvailable: 573, maxAvailable: 573 })
         assert.deepStrictEqual(Option.map(yield* ledger.plan(plan), (p) => p.state), Option.some("commit" as const))
         assert.isTrue(Option.isNone(yield* ledger.plan(`${plan}-unknown`)))
+      }))
+
+    it.effect("hold, balance and commit in one transaction: each sees the ones before (PostgreSQL: the rows it keeps are read once)", () =>
+      Effect.gen(function*() {
+        const ledger = yield* Ledger
+        const a = yield* threeAccounts
+        const plan = `invoice-${RandomIds.make()}.payment-1`
+        const texts: Array<string> = []
+        const [held, committed] = yield* tx(Effect.gen(function*() {
+          yield* ledger.hold(plan, { id: 1, postings: flow(a, 1000) })
+          const held = yield* balanceOf(a.merchant)
+          yield* ledger.commit(plan)
+          return [held, yield* balanceOf(a.merchant)] as const
+        })).pipe(Statement.withTransformer((statement) => {
+          texts.push(statement.compile()[0])
+          return Effect.succeed(statement)
+        }))
+        assert.deepStrictEqual(held, { own: 0, minAvailable: 0, maxAvailable: 955 })
+        assert.deepStrictEqual(committed, { own: 955, minAvailable: 955, maxAvailable: 955 })
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), committed)
+        assert.deepStrictEqual(Option.map(yield* ledger.plan(plan), (p) => p.state), Option.some("commit" as const))
+        // the plan opened with its accounts locked, the hold's writes, the commit's (a statement
+        // updates a row once: the two go apart); no read of the plan, its accounts or the balance
+        if (backend === "pg") assert.strictEqual(texts.length, 3, texts.join("\n---\n"))
+      }))
+
+    it.effect("a commit in a transaction of its own locks the plan and its accounts in one statement on PostgreSQL", () =>
+      Effect.gen(function*() {
+        const ledger = yield* Ledger
+        const a = yield* threeAccounts
+        const plan = `invoice-${RandomIds.make()}.payment-1`
+        yield* tx(ledger.hold(plan, { id: 1, postings: flow(a, 1000) }))
+        yield* tx(ledger.hold(plan, { id: 2, postings: reverse(flow(a, 400)) }))
+        const texts: Array<string> = []
+        yield* tx(ledger.commit(plan)).pipe(Statement.withTransformer((statement) => {
+          texts.push(statement.compile()[0])
+          return Effect.succeed(statement)
+        }))
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 573, minAvailable: 573, maxAvailable: 573 })
+        assert.deepStrictEqual(yield* balanceOf(a.provider), { own: -588, minAvailable: -588, maxAvailable: -588 })
+        assert.deepStrictEqual(Option.map(yield* ledger.plan(plan), (p) => p.state), Option.some("commit" as const))
+        if (backend === "pg") assert.strictEqual(texts.length, 2, texts.join("\n---\n"))
       }))
 
     it.effect("hold, then rollback: pending amounts are released, own is unchanged", () =>

@@ -3,13 +3,14 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { RandomIds } from "@kassa/adapters"
 import { EventLog } from "@kassa/core/ports/EventLog"
 import { type Timer, Timers } from "@kassa/core/ports/Timers"
+import { WebhookRepository } from "@kassa/core/ports/WebhookRepository"
 import { Transactions } from "@kassa/core/ports/Transactions"
 import { Dialects, TestKassa } from "@kassa/testing"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as TestClock from "effect/TestClock"
 import { insert } from "../src/sql/driver/writes.js"
-import { appended } from "./storage/records.js"
+import { appended, subscribed } from "./storage/records.js"
 
 /** Lets real time pass (the test clock stands still otherwise). */
 const liveSleep = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
@@ -57,6 +58,7 @@ for (const dialect of Dialects.dialects()) {
         const log = yield* EventLog
         const tx = yield* Transactions
         const sql = yield* SqlClient.SqlClient
+        yield* subscribed("p")
         const x = `inv-${RandomIds.make()}`
         yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: [0] })
         // each transaction appends twice, with a pause between: another append must wait for it
@@ -89,12 +91,45 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(head, [34])
       }))
 
+    it.effect("an event has an outbox row only while its party has a webhook (a wallet webhook counts, a deleted one does not)", () =>
+      Effect.gen(function*() {
+        const log = yield* EventLog
+        const webhooks = yield* WebhookRepository
+        const sql = yield* SqlClient.SqlClient
+        const party = `party-${RandomIds.make()}`
+        const x = `inv-${RandomIds.make()}`
+        const rows = Effect.map(
+          sql<{ eventId: unknown }>`SELECT event_id FROM outbox WHERE aggregate_id = ${x} ORDER BY seq`,
+          (r) => r.map((row) => Number(row.eventId))
+        )
+        const append = (n: number) =>
+          Effect.zipRight(
+            log.append({ aggregateType: "invoice", aggregateID: x, partyID: party, changes: [n] }),
+            // and inside a transaction, where the write is held back with others
+            Effect.flatMap(Transactions, (tx) =>
+              tx.withTransaction(log.append({ aggregateType: "invoice", aggregateID: x, partyID: party, changes: [n, "tx"] })))
+          )
+        yield* append(1)
+        assert.deepStrictEqual(yield* rows, [])
+        const hook = yield* subscribed(party)
+        yield* append(2)
+        assert.deepStrictEqual(yield* rows, [3, 4])
+        assert.isTrue(yield* webhooks.delete(party, hook, new Date(1)))
+        yield* append(3)
+        assert.deepStrictEqual(yield* rows, [3, 4])
+        yield* sql`INSERT INTO wallet_webhooks (id, party_id, identity_id, topic, scope, url, created_at)
+          VALUES (${`ww-${x}`}, ${party}, 'identity-1', 'WithdrawalsTopic', '{}', 'https://hooks.kassa.test/w', 0)`
+        yield* append(4)
+        assert.deepStrictEqual(yield* rows, [3, 4, 7, 8])
+      }))
+
     it.effect("a transaction that only writes: a first event, its outbox row and a timer are written together", () =>
       Effect.gen(function*() {
         const log = yield* EventLog
         const timers = yield* Timers
         const tx = yield* Transactions
         const sql = yield* SqlClient.SqlClient
+        yield* subscribed("p")
         const x = `inv-${RandomIds.make()}`
         const answer = yield* tx.withTransaction(Effect.gen(function*() {
           yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: ["$1 stays text"] })

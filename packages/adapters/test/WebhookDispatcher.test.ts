@@ -698,6 +698,8 @@ for (const dialect of Dialects.dialects()) {
           sent.length = 0
           assert.isAtLeast(yield* counting(d.fanOut), 1)
           assert.isTrue(sent.slice(1).every(([, inTransaction]) => inTransaction))
+          // a take that was not full took all there was: no second, empty one
+          assert.strictEqual(sent.filter(([text]) => /FROM outbox o/.test(text)).length, 1, sent.map(([t]) => t).join("\n---\n"))
           assert.deepStrictEqual((yield* deliveriesOf(hook.id)).map((q) => `${q.subjectID}/${q.eventType}`), [`${x.id}/InvoiceCreated`])
         }))
 

@@ -1,8 +1,10 @@
 import { assert, layer } from "@effect/vitest"
+import * as Statement from "@effect/sql/Statement"
 import { Statements } from "@kassa/adapters"
 import { Dialects, Fixtures, TestServer } from "@kassa/testing"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as FiberRefs from "effect/FiberRefs"
 import * as Layer from "effect/Layer"
 
 const statementsOf = (metrics: string, work: string) => {
@@ -13,6 +15,79 @@ const statementsOf = (metrics: string, work: string) => {
 const get = (path: string, token?: string) =>
   TestServer.raw("GET", path, {
     headers: { "x-request-id": TestServer.requestId(), ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) }
+  })
+
+/** The statements sent, with the work they were for. */
+const recorded: Array<readonly [work: string, text: string]> = []
+// (`StatementCounts` there has the server tag each request's statements with its operation)
+const recording = Layer.merge(
+  Statement.setTransformer((statement, _sql, refs) => {
+    recorded.push([FiberRefs.getOrDefault(refs, Statements.currentWork), statement.compile()[0]])
+    return Effect.succeed(statement)
+  }),
+  Layer.succeed(Statements.StatementCounts, { snapshot: () => new Map() })
+)
+
+/**
+ * The statements of `work` from `from` on, but the reads of what is cached for a time, whose
+ * count depends on the machine's other work: the ledger's lookups of an account id it does not
+ * keep yet (it keeps one once no transaction of the cluster, another database's too, is older
+ * than the account's row), and the shop's terms (kept a second, real time).
+ */
+const sentFor = (work: string, from: number) =>
+  recorded.slice(from).filter(([w, text]) =>
+    w === work && !/AS committed FROM ledger_accounts/.test(text) && !/^SELECT s\.\*, p\.name AS p_name/.test(text.trim())
+  ).map(([, text]) => text)
+
+const sleepReal = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+
+/** Polls `path` (real time, at most 5 s) until its `status` is `status`. */
+const reaches = (token: string, path: string, status: string) =>
+  Effect.gen(function*() {
+    let seen = ""
+    for (let i = 0; i < 250 && seen !== status; i++) {
+      if (i > 0) yield* sleepReal(20)
+      seen = (yield* get(path, token)).json.status
+    }
+    return seen
+  })
+
+const post = (path: string, token: string, body: unknown) =>
+  TestServer.raw("POST", path, {
+    headers: { "x-request-id": TestServer.requestId(), authorization: `Bearer ${token}` },
+    body: JSON.stringify(body)
+  })
+
+/** An instant payment by card of a new invoice, captured; answers its path. */
+const capturedPayment = (m: Fixtures.Merchant) =>
+  Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    const invoice = yield* post("/v2/processing/invoices", m.apiKey, {
+      shopID: m.shopID,
+      dueDate: new Date(now + 86_400_000).toISOString(),
+      amount: 10_000,
+      currency: "RUB",
+      product: "Tea",
+      metadata: {}
+    })
+    const resource = yield* post("/v2/processing/payment-resources", m.apiKey, {
+      paymentTool: { paymentToolType: "CardData", cardNumber: "4242424242424242", expDate: "12/40", cvv: "123" },
+      clientInfo: { fingerprint: "device-1" }
+    })
+    const from = recorded.length
+    const payment = yield* post(`/v2/processing/invoices/${invoice.json.invoice.id}/payments`, m.apiKey, {
+      flow: { type: "PaymentFlowInstant" },
+      payer: {
+        payerType: "PaymentResourcePayer",
+        paymentToolToken: resource.json.paymentToolToken,
+        paymentSession: resource.json.paymentSession,
+        contactInfo: {}
+      }
+    })
+    assert.strictEqual(payment.status, 201)
+    const path = `/v2/processing/invoices/${invoice.json.invoice.id}/payments/${payment.json.id}`
+    assert.strictEqual(yield* reaches(m.apiKey, path, "captured"), "captured")
+    return { path, from }
   })
 
 for (const dialect of Dialects.dialects()) {
@@ -68,4 +143,53 @@ for (const dialect of Dialects.dialects()) {
         }))
     }
   )
+
+  // On a server of their own, whose recovery timers wait ten minutes: none fires in the window.
+  layer(
+    TestServer.layer(dialect, { settings: { recoveryDelayMs: 600_000 } }).pipe(Layer.provideMerge(recording)),
+    { timeout: "60 seconds" }
+  )(`Statements per operation [${dialect}]`, (it) => {
+    it.effect("createPayment (instant, to its capture) and createRefund (to its success), each with its background work", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        // the first flow warms the caches (terms, vault keys, ledger accounts)
+        const warm = yield* capturedPayment(m)
+        assert.strictEqual((yield* post(`${warm.path}/refunds`, m.apiKey, { amount: 100, currency: "RUB" })).status, 201)
+        const { from, path } = yield* capturedPayment(m)
+        const payment = sentFor("createPayment", from)
+        const refundFrom = recorded.length
+        const refund = yield* post(`${path}/refunds`, m.apiKey, { amount: 100, currency: "RUB" })
+        assert.strictEqual(refund.status, 201)
+        assert.strictEqual(yield* reaches(m.apiKey, `${path}/refunds/${refund.json.id}`, "succeeded"), "succeeded")
+        const refunded = sentFor("createRefund", refundFrom)
+        // PostgreSQL: no event of a party without webhooks costs the dispatcher or the signals a
+        // statement (SQLite's dispatcher, woken in-process, looks at the outbox)
+        if (dialect === "pg") {
+          assert.deepStrictEqual(
+            recorded.slice(from).filter(([w]) => w === "webhooks" || w === "signals").map(([w, text]) => `${w}: ${text}`),
+            []
+          )
+        }
+        assert.deepStrictEqual({ createPayment: payment.length, createRefund: refunded.length }, EXPECTED[dialect], [
+          ...payment,
+          "=== createRefund",
+          ...refunded
+        ].join("\n---\n"))
+      }))
+  })
+}
+
+/**
+ * PostgreSQL: the payment: its invoice and resource read, the invoice's update, the payment with
+ * its event and timers; the card read, the authorisation (the payment's update, the ledger's hold:
+ * its plan opened with its accounts locked, its writes); the capture (the payment's update, the
+ * invoice locked, the plan with its accounts locked, the writes). The refund: the payment, its
+ * refunds and chargebacks read, the payment's update, the ledger's hold, the refund with its
+ * event; the acquirer's answer (the refund's update, the payment locked, the plan with its
+ * accounts locked, the refunds and chargebacks read again, the writes). SQLite sends its writes
+ * one by one, on the connection its group commit holds.
+ */
+const EXPECTED: Record<Dialects.Dialect, { readonly createPayment: number; readonly createRefund: number }> = {
+  pg: { createPayment: 12, createRefund: 12 },
+  sqlite: { createPayment: 28, createRefund: 25 }
 }

@@ -26,7 +26,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { type Claimed, DeliveryQueue, type Outcome, type Pending } from "@kassa/core/ports/DeliveryQueue"
 import { WebhookKeys } from "@kassa/core/ports/WebhookKeys"
 import { nextAttemptAt } from "@kassa/core/webhook/RetrySchedule"
-import { WebhookFanOut } from "@kassa/core/webhook/WebhookFanOut"
+import { BATCH, WebhookFanOut } from "@kassa/core/webhook/WebhookFanOut"
 import { signingKeyRef } from "@kassa/core/webhook/WebhookKey"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -114,10 +114,11 @@ const make = (options: WebhookOptions) =>
       if (!(yield* fanOutService.pending)) return 0
       let total = 0
       while (total < FANOUT_MAX_PER_PASS) {
-        const n = yield* fanOutService.batch
-        if (n === 0) break
-        total += n
-        yield* signal
+        const { queued, taken } = yield* fanOutService.batch
+        total += taken
+        if (queued > 0) yield* signal
+        // a batch that was not full took every entry there was
+        if (taken < BATCH) break
       }
       return total
     })

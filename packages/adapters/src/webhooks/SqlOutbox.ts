@@ -1,13 +1,15 @@
 /**
  * `Outbox` on `SqlClient`: the `outbox` rows the event log writes with each event. A take claims
- * the oldest rows (on PostgreSQL with `FOR UPDATE SKIP LOCKED`, so several processes take
- * different rows), never a row while an earlier row of its aggregate is pending, so an
- * aggregate's events are fanned out in order; the rows are deleted in the same transaction (the
- * event log keeps the events).
+ * the oldest rows of aggregates (on PostgreSQL with `FOR UPDATE SKIP LOCKED`, so several processes
+ * take different aggregates), each aggregate's from its oldest pending row on, so its events are
+ * fanned out in order and a take that is not full leaves nothing it could have taken; the rows
+ * are deleted in the same transaction (the event log keeps the events). Only a party with webhooks has rows (`notifiable`): the others'
+ * events would have nothing to notify.
  *
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
 import { Outbox, type OutboxEntry } from "@kassa/core/ports/Outbox"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -24,6 +26,19 @@ const entries = reader(
   })
 )
 
+/** @internal The tables `notifiable` reads. */
+export const WEBHOOK_TABLES = ["webhooks", "wallet_webhooks"] as const
+
+/**
+ * @internal
+ * The condition an outbox row is written on, in the statement that writes it: its party has a
+ * webhook (or a wallet webhook). A webhook committed before the event's statement sees every
+ * later event of its party; one deleted has nothing more to notify.
+ */
+export const notifiable = (sql: SqlClient.SqlClient, partyID: string): Statement.Fragment =>
+  sql`(EXISTS (SELECT 1 FROM webhooks WHERE party_id = ${partyID} AND deleted_at IS NULL)
+    OR EXISTS (SELECT 1 FROM wallet_webhooks WHERE party_id = ${partyID}))`
+
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(
   Outbox,
@@ -34,11 +49,17 @@ export const layer = Layer.effect(
       pending: sql`SELECT 1 FROM outbox LIMIT 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
       take: (limit, f) =>
         Effect.gen(function*() {
-          const rows = yield* sql`SELECT o.seq, o.aggregate_type, o.aggregate_id, o.event_id, o.party_id FROM outbox o
-            WHERE NOT EXISTS (
-              SELECT 1 FROM outbox p WHERE p.aggregate_type = o.aggregate_type AND p.aggregate_id = o.aggregate_id
-              AND p.seq < o.seq)
-            ORDER BY o.seq LIMIT ${limit} ${rowLock(sql, "FOR UPDATE OF o SKIP LOCKED")}`.pipe(Effect.map(entries.all))
+          // The aggregates' oldest rows, locked (another taker skips them and, while they wait, their
+          // aggregates' later rows), then the rows of those aggregates, oldest first.
+          const rows = yield* sql`WITH heads AS (
+              SELECT o.aggregate_type, o.aggregate_id FROM outbox o
+              WHERE NOT EXISTS (
+                SELECT 1 FROM outbox p WHERE p.aggregate_type = o.aggregate_type AND p.aggregate_id = o.aggregate_id
+                AND p.seq < o.seq)
+              ORDER BY o.seq LIMIT ${limit} ${rowLock(sql, "FOR UPDATE OF o SKIP LOCKED")})
+            SELECT o.seq, o.aggregate_type, o.aggregate_id, o.event_id, o.party_id FROM outbox o
+            JOIN heads h ON h.aggregate_type = o.aggregate_type AND h.aggregate_id = o.aggregate_id
+            ORDER BY o.seq LIMIT ${limit}`.pipe(Effect.map(entries.all))
           if (rows.length === 0) return 0
           yield* f(rows.map(({ entry }) => entry))
           yield* sql`DELETE FROM outbox WHERE ${sql.in("seq", rows.map(({ seq }) => seq))}`

@@ -83,6 +83,7 @@ for (const backend of backends()) {
       Effect.gen(function*() {
         const log = yield* EventLog
         const tx = yield* Transactions
+        yield* Records.subscribed("p")
         yield* drainOutbox
         const x = `inv-${RandomIds.make()}`
         // each transaction appends twice, with a pause between: another append must wait for it
@@ -111,10 +112,11 @@ for (const backend of backends()) {
         assert.strictEqual((yield* Records.appended({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: ["next"] })).id, 17)
       }))
 
-    it.effect("Outbox: a take gives the oldest entries, never one while an earlier one of its aggregate waits", () =>
+    it.effect("Outbox: a take gives the oldest entries, each aggregate's in order from its oldest", () =>
       Effect.gen(function*() {
         const log = yield* EventLog
         const outbox = yield* Outbox
+        yield* Records.subscribed("party-o")
         yield* drainOutbox
         assert.isFalse(yield* outbox.pending)
         const [x, y] = [`inv-${RandomIds.make()}`, `inv-${RandomIds.make()}`]
@@ -126,10 +128,10 @@ for (const backend of backends()) {
         const pass = (limit: number) =>
           outboxTake(limit, (entries) => void passes.push(entries.map((e) => `${e.aggregateID === x ? "x" : "y"}${e.eventID}`)))
         assert.strictEqual(yield* pass(1), 1)
-        assert.strictEqual(yield* pass(10), 2)
-        assert.strictEqual(yield* pass(10), 2)
+        assert.strictEqual(yield* pass(3), 3)
+        assert.strictEqual(yield* pass(10), 1)
         assert.strictEqual(yield* pass(10), 0)
-        assert.deepStrictEqual(passes, [["x1"], ["x2", "y1"], ["x3", "y2"]])
+        assert.deepStrictEqual(passes, [["x1"], ["x2", "y1", "x3"], ["y2"]])
         assert.isFalse(yield* outbox.pending)
         const [entry] = yield* Effect.gen(function*() {
           yield* log.append({ aggregateType: "invoice", aggregateID: y, partyID: "party-o", changes: [3] })
@@ -140,11 +142,43 @@ for (const backend of backends()) {
         assert.deepStrictEqual(entry, { aggregateType: "invoice", aggregateID: y, eventID: 3, partyID: "party-o" })
       }))
 
+    it.effect("Outbox: concurrent takes give an aggregate's entries once each, in order (a taker holding its oldest keeps the rest)", () =>
+      Effect.gen(function*() {
+        const log = yield* EventLog
+        const outbox = yield* Outbox
+        yield* Records.subscribed("party-o")
+        yield* drainOutbox
+        const [x, y] = [`inv-${RandomIds.make()}`, `inv-${RandomIds.make()}`]
+        for (const [aggregateID, n] of [[x, 1], [y, 1], [x, 2], [y, 2]] as const) {
+          yield* log.append({ aggregateType: "invoice", aggregateID, partyID: "party-o", changes: [n] })
+        }
+        // in the order the takes committed
+        const committed: Array<string> = []
+        const take = (limit: number, pause: number) =>
+          Effect.gen(function*() {
+            let seen: ReadonlyArray<OutboxEntry> = []
+            yield* outbox.take(limit, (entries) =>
+              Effect.sync(() => void (seen = entries)).pipe(
+                Effect.zipRight(Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, pause))))
+              ))
+            committed.push(...seen.map((e) => `${e.aggregateID === x ? "x" : "y"}${e.eventID}`))
+          })
+        // the first holds x's oldest entry for a while; the second must leave x's later one alone
+        yield* Effect.all([take(1, 100), Effect.zipRight(Effect.promise(() => new Promise<void>((r) => setTimeout(r, 20))), take(10, 0))], {
+          concurrency: "unbounded"
+        })
+        yield* take(10, 0)
+        assert.sameMembers(committed, ["x1", "x2", "y1", "y2"])
+        assert.isBelow(committed.indexOf("x1"), committed.indexOf("x2"))
+        assert.isBelow(committed.indexOf("y1"), committed.indexOf("y2"))
+      }))
+
     it.effect("Outbox: what a failed take queued rolls back with it, and its entries stay", () =>
       Effect.gen(function*() {
         const log = yield* EventLog
         const outbox = yield* Outbox
         const idem = yield* Idempotency
+        yield* Records.subscribed("party-o")
         yield* drainOutbox
         const x = `inv-${RandomIds.make()}`
         yield* log.append({ aggregateType: "invoice", aggregateID: x, partyID: "party-o", changes: [1] })

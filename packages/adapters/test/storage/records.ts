@@ -6,6 +6,7 @@ import { RandomIds } from "@kassa/adapters"
 import { Ids, InvoiceService, type Party, PaymentResources, PaymentService, type Shop } from "@kassa/core"
 import { EventLog } from "@kassa/core/ports/EventLog"
 import { PaymentRepository } from "@kassa/core/ports/PaymentRepository"
+import { WebhookRepository } from "@kassa/core/ports/WebhookRepository"
 import type { ChargebackRecord } from "@kassa/core/chargeback/Chargeback"
 import type { RefundRecord } from "@kassa/core/refund/Refund"
 import { Fixtures } from "@kassa/testing"
@@ -109,6 +110,23 @@ export const payment = Effect.gen(function*() {
   }).pipe(Effect.orDie)
   return { merchant, invoice: inv, paymentID: started.id }
 })
+
+/**
+ * Gives `partyID` a webhook: the SQL event log writes outbox rows only for a party that has one.
+ */
+export const subscribed = (partyID: string) =>
+  Effect.flatMap(WebhookRepository, (webhooks) => {
+    const id = fresh("w")
+    return Effect.as(webhooks.insertWithin({
+      id,
+      partyID,
+      active: true,
+      scope: { topic: "InvoicesTopic", shopID: "shop-1", eventTypes: ["InvoiceCreated"] },
+      url: "https://hooks.kassa.test/outbox",
+      publicKey: "",
+      createdAt: new Date(0)
+    }, undefined), id)
+  })
 
 /** Appends `event` and answers it as stored (the aggregate's last event, read back). */
 export const appended = (event: { readonly aggregateType: string; readonly aggregateID: string; readonly partyID: string; readonly changes: ReadonlyArray<unknown> }) =>

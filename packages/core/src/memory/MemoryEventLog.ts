@@ -72,14 +72,8 @@ export const outboxLayerMemory: Layer.Layer<Outbox, never, MemoryStore> = Layer.
       pending: Effect.map(outbox.values, (all) => all.length > 0),
       take: (limit, f) =>
         store.transaction(Effect.gen(function*() {
-          const all = [...yield* outbox.values].sort((a, b) => a.seq - b.seq)
-          // the oldest entry of each aggregate only: an aggregate's events go out in order
-          const heads = new Map<string, OutboxEntry & { readonly seq: number }>()
-          for (const entry of all) {
-            const aggregate = key(entry.aggregateType, entry.aggregateID)
-            if (!heads.has(aggregate)) heads.set(aggregate, entry)
-          }
-          const taken = [...heads.values()].sort((a, b) => a.seq - b.seq).slice(0, Math.max(0, limit))
+          // the oldest entries: each aggregate's from its oldest on, in order (one taker at a time)
+          const taken = [...yield* outbox.values].sort((a, b) => a.seq - b.seq).slice(0, Math.max(0, limit))
           if (taken.length === 0) return 0
           yield* f(taken.map(({ seq: _, ...entry }) => entry))
           for (const entry of taken) yield* outbox.delete(String(entry.seq).padStart(16, "0"))

@@ -92,13 +92,23 @@ export const make = <M extends Readonly<Record<string, Effect.Effect<AnyMapper, 
           deliveries.push(...yield* prepared.get(mapper)!(entry, subscribers).pipe(Effect.catchAllCause(skipped(entry))))
         }
         if (deliveries.length > 0) yield* queue.enqueue(deliveries, now)
+        return deliveries.length
       })
 
     return {
       /** Whether stored events wait for the fan-out (one cheap read). */
       pending: outbox.pending,
-      /** Fans out one batch of the outbox in one transaction; answers how many events it took. */
-      batch: outbox.take(BATCH, fanOut)
+      /**
+       * Fans out one batch of the outbox in one transaction; answers how many events it took (fewer
+       * than `BATCH`: none waited past them) and how many deliveries it queued.
+       */
+      batch: Effect.suspend(() => {
+        let queued = 0
+        return Effect.map(
+          outbox.take(BATCH, (entries) => Effect.map(fanOut(entries), (n) => void (queued += n))),
+          (taken) => ({ taken, queued })
+        )
+      })
     } as const
   })
 

@@ -5,7 +5,8 @@
  * (and dropped if it rolls back), so a loop it wakes sees what was written. Within the process the
  * listeners are called directly; on PostgreSQL the `events` channel also goes to the other
  * processes on the database through `LISTEN/NOTIFY` (one `NOTIFY` in flight at a time, the
- * signals raised meanwhile coalesced into the next).
+ * signals raised meanwhile coalesced into the next). A write can also signal `events` from its own
+ * statement (`returningEvents`), heard through `LISTEN` by every process.
  *
  * What a signal cannot cover (a timer set by a process that died, a lease that ended) is left to
  * the loops' slow safety sweep.
@@ -28,11 +29,12 @@ import { withWork } from "./Statements.js"
 /**
  * `timers`: a timer was set (its due time as hint), in this process only: a process fires the
  * timers it sets, the others' sweeps take over when it is gone. `events`: events were appended
- * to the outbox, in every process on the database.
+ * to the outbox, in every process on the database. `appended`: this process appended events (the
+ * search rollups' deltas come with them), in this process only.
  *
  * @since 0.1.0 @category models
  */
-export type Channel = "timers" | "events"
+export type Channel = "timers" | "events" | "appended"
 
 /** @since 0.1.0 @category models */
 export type Listener = (hint: number | undefined) => void
@@ -47,6 +49,18 @@ export interface Signals {
 
 /** The PostgreSQL channel of `events` (shared by every Kassa on the database). */
 const PG_CHANNEL = "kassa_events"
+
+/** What a statement's own `NOTIFY` sends: no process's id, so every process (this one too) hears it. */
+const FROM_STATEMENT = "written"
+
+/**
+ * @internal
+ * PostgreSQL: a `RETURNING` clause for a write that signals `events` to every process on the
+ * database, this one included, through `LISTEN/NOTIFY`, when (and only when) it wrote a row and
+ * its transaction commits: the signal costs no statement of its own, and a write whose condition
+ * left nothing to write wakes nobody. (PostgreSQL sends a transaction's equal notifications once.)
+ */
+export const returningEvents = (sql: SqlClient.SqlClient) => sql`RETURNING (SELECT pg_notify(${PG_CHANNEL}, ${FROM_STATEMENT}))`
 
 /** How long signals raised after one gather into its `NOTIFY`. */
 const GATHER = "20 millis"

@@ -45,6 +45,11 @@ export interface Built {
 export interface Write {
   readonly kind: "insert" | "change"
   readonly tables: ReadonlyArray<string>
+  /**
+   * For a write of one table, the rows it writes by key, when it can tell: a held write of other
+   * rows of the table may then share its statement.
+   */
+  readonly rows?: ReadonlyArray<string> | undefined
   readonly build: (name: (local: string) => string) => Built
 }
 
@@ -62,15 +67,26 @@ export const changing = (table: string, statement: Statement.Statement<unknown>)
   build: () => ({ ctes: [], main: statement })
 })
 
+/** @internal `write`, declared to write only `rows` of its one table (keys, as `kind/subject`). */
+export const ofRows = (write: Write, rows: ReadonlyArray<string>): Write => ({ ...write, rows })
+
 /** Writes held back (PostgreSQL's), and the tables they write. @since 0.1.0 @category models */
 export interface Held {
   readonly sql: SqlClient.SqlClient
   readonly writes: Array<Write>
   readonly tables: Set<string>
+  /** The rows of each held table the held writes write, when every one of them told (`Write.rows`). */
+  readonly rows: Map<string, Set<string> | "any">
   /** Whether a write was held here (sent since or not). */
   wrote: boolean
   /** The rows the transaction keeps (read `FOR UPDATE`), as `table/key/version`. */
   readonly locked: Set<string>
+  /**
+   * What stores learned of the rows the transaction keeps (read `FOR UPDATE`, and their writes
+   * since), by the store's own key: nobody else changes them while it lasts. A savepoint inside
+   * it forgets it all.
+   */
+  readonly memo: Map<string, unknown>
 }
 
 /**
@@ -151,23 +167,45 @@ const flush = (held: Held): Effect.Effect<void> =>
     if (held.writes.length === 0) return Effect.void
     const writes = held.writes.splice(0)
     held.tables.clear()
+    held.rows.clear()
     return Effect.orDie(sendCombined(held.sql, writes))
   })
 
 /**
  * Holds `writes` back with `held`. Writes held together see one snapshot, so a write to a table
- * the transaction already holds a write for sends those first: two writes of one row (an
- * aggregate's event head, say) never share a statement. The writes of one call are the caller's
- * to keep independent.
+ * the transaction already holds a write for sends those first (unless both tell their rows, and
+ * they are other rows): two writes of one row (an aggregate's event head, say) never share a
+ * statement. The writes of one call are the caller's to keep independent.
  */
 const hold = (held: Held, writes: ReadonlyArray<Write>): Effect.Effect<void> =>
   Effect.suspend(() => {
     held.wrote = true
     const push = Effect.sync(() => {
       held.writes.push(...writes)
-      for (const write of writes) for (const table of write.tables) held.tables.add(table)
+      for (const write of writes) {
+        for (const table of write.tables) {
+          held.tables.add(table)
+          const rows = rowsOf(write)
+          const known = held.rows.get(table)
+          if (rows === undefined || known === "any") held.rows.set(table, "any")
+          else if (known === undefined) held.rows.set(table, new Set(rows))
+          else for (const row of rows) known.add(row)
+        }
+      }
     })
-    return writes.some((write) => write.tables.some((table) => held.tables.has(table))) ? Effect.zipRight(flush(held), push) : push
+    return writes.some((write) => clashes(held, write)) ? Effect.zipRight(flush(held), push) : push
+  })
+
+/** The rows `write` writes, when it tells them (a write of one table). */
+const rowsOf = (write: Write) => write.tables.length === 1 ? write.rows : undefined
+
+/** Whether `write` may write a row a held write writes: then it goes in a statement after them. */
+const clashes = (held: Held, write: Write): boolean =>
+  write.tables.some((table) => {
+    if (!held.tables.has(table)) return false
+    const known = held.rows.get(table)
+    const rows = rowsOf(write)
+    return known === undefined || known === "any" || rows === undefined || rows.some((row) => known.has(row))
   })
 
 /**
@@ -211,6 +249,16 @@ export const hasWritten: Effect.Effect<boolean> = Effect.map(FiberRef.get(heldWr
 export const transactionLocks: Effect.Effect<Set<string> | undefined> = Effect.map(
   FiberRef.get(heldWrites),
   (held) => inTransaction(held) ? held.locked : undefined
+)
+
+/**
+ * @internal
+ * What stores learned of the rows the enclosing PostgreSQL transaction keeps (see `Held.memo`);
+ * undefined outside of one.
+ */
+export const transactionMemo: Effect.Effect<Map<string, unknown> | undefined> = Effect.map(
+  FiberRef.get(heldWrites),
+  (held) => inTransaction(held) ? held.memo : undefined
 )
 
 /** A unit's writes that may share a statement with other units' (see `unitBatcher`). */
@@ -305,7 +353,15 @@ const withFlushBefore = (prior: Option.Option<Statement.Statement.Transformer>) 
 <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Option.isSome(prior) && flushing in prior.value ? effect : Statement.withTransformer(effect, flushBefore(prior))
 
-const makeHeld = (sql: SqlClient.SqlClient): Held => ({ sql, writes: [], tables: new Set(), wrote: false, locked: new Set() })
+const makeHeld = (sql: SqlClient.SqlClient): Held => ({
+  sql,
+  writes: [],
+  tables: new Set(),
+  rows: new Map(),
+  wrote: false,
+  locked: new Set(),
+  memo: new Map()
+})
 
 /**
  * A connection that opens its transaction when first used: it takes a connection of the pool
@@ -355,7 +411,9 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
         const held = makeHeld(sql)
         return Effect.locally(Effect.tap(effect, () => flush(held)), heldWrites, held)
       }))
-      return flushingBefore(inTransaction(outer) ? Effect.zipRight(flush(outer), inner) : inner)
+      return flushingBefore(
+        inTransaction(outer) ? Effect.zipRight(flush(outer), Effect.ensuring(inner, Effect.sync(() => outer.memo.clear()))) : inner
+      )
     }
     return Effect.uninterruptibleMask((restore) =>
       Effect.flatMap(Scope.make(), (scope) => {

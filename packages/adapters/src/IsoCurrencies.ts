@@ -22,14 +22,17 @@ const signOf = (code: string): string | undefined => {
   }
 }
 
-const catalog: ReadonlyMap<string, CurrencyRecord> = new Map(
-  CurrencyCodes.data.map((c) => [
-    c.code,
-    { id: c.code, numericCode: c.number, name: c.currency, sign: signOf(c.code), exponent: c.digits }
-  ])
-)
+// Built on first use: `Intl` takes about 20 ms for the whole list, which a start need not pay.
+let catalog: ReadonlyMap<string, CurrencyRecord> | undefined
+const catalogOf = (): ReadonlyMap<string, CurrencyRecord> =>
+  catalog ??= new Map(
+    CurrencyCodes.data.map((c) => [
+      c.code,
+      { id: c.code, numericCode: c.number, name: c.currency, sign: signOf(c.code), exponent: c.digits }
+    ])
+  )
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.succeed(CurrencyCatalog, {
-  currency: (code) => Effect.succeed(Option.fromNullable(catalog.get(code)))
+  currency: (code) => Effect.succeed(Option.fromNullable(catalogOf().get(code)))
 })

@@ -155,12 +155,16 @@ export const layer = Layer.scoped(
     }
     const write = (batch: ReadonlyArray<readonly [InFlight, Answer, number]>) =>
       tx.withTransaction(writeAll(sql, [
-        // one statement for the batch (VALUES columns are column1.. on both dialects)
+        // one statement for the batch (VALUES columns are column1.. on both dialects); an answer goes
+        // only to its own claim's row: a key that expired and was claimed again in the meantime has
+        // a row of the later claim, which an earlier answer still queued must not take
         changing(
           "request_replays",
           sql`UPDATE request_replays SET status = v.column2, body = v.column3 FROM (VALUES ${
-            sql.csv(batch.map(([{ claim }, { body, status }]) => sql`(${claim.key}, CAST(${status} AS INTEGER), CAST(${body} AS TEXT))`))
-          }) AS v WHERE request_replays.key = v.column1`
+            sql.csv(batch.map(([{ claim }, { body, status }]) =>
+              sql`(${claim.key}, CAST(${status} AS INTEGER), CAST(${body} AS TEXT), CAST(${claim.createdAt} AS BIGINT))`
+            ))
+          }) AS v WHERE request_replays.key = v.column1 AND request_replays.created_at = v.column4`
         ),
         changing(
           "request_replays",

@@ -10,8 +10,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { InvalidOperation } from "../Errors.js"
 import { canonicalJson } from "../internal/canonical.js"
+import { createById } from "../internal/idempotent.js"
 import * as Traced from "../internal/traced.js"
-import * as Ref from "../Ref.js"
 import { accountKey, sourceKey } from "../wallet/WalletAccount.js"
 import type { DepositParams, DepositRecord } from "./Deposit.js"
 import { type DepositContext, depositPlan } from "./DepositContext.js"
@@ -23,25 +23,22 @@ export const OPERATOR_NAMESPACE = "operator"
 
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: DepositContext) => {
-  const { deposits, externalIDs, ids, ledger, load, processing, tx, wallets } = ctx
+  const { deposits, ledger, load, processing, wallets } = ctx
   return Traced.fn("DepositService.create")(function*(params: DepositParams) {
     const wallet = yield* wallets.findById(params.wallet)
     if (Option.isNone(wallet)) return yield* InvalidOperation.of("No such wallet")
     const w = wallet.value
     if (w.isBlocked) return yield* InvalidOperation.of("Wallet inaccessible")
     if (params.body.currency !== w.currency) return yield* InvalidOperation.of("Inconsistent currency")
-    const deposit = yield* externalIDs.create({
+    const deposit = yield* createById(ctx, {
       partyID: w.partyID,
       namespace: OPERATOR_NAMESPACE,
       operation: OPERATION,
       externalID: params.externalID,
       fingerprint: () => canonicalJson({ wallet: w.id, source: params.source, body: params.body }),
-      ref: Ref.Id,
-      load: ({ id }) => load(id)
-    }, (claim) =>
-      tx.withTransaction(Effect.gen(function*() {
-        const id = yield* ids.next
-        yield* claim({ id })
+      load
+    }, (id) =>
+      Effect.gen(function*() {
         const d: DepositRecord = {
           id,
           partyID: w.partyID,
@@ -63,7 +60,7 @@ export const make = (ctx: DepositContext) => {
         yield* ledger.hold(depositPlan(d), { id: 1, postings: [{ from, to, amount: d.amount, currency: d.currency, description: "deposit" }] })
         yield* processing.deposit.schedule(id)
         return d
-      })))
+      }))
     if (deposit.status === "Pending") yield* processing.deposit.kick(deposit.id)
     return deposit
   })

@@ -12,8 +12,8 @@ import * as Option from "effect/Option"
 import { InvalidOperation } from "../Errors.js"
 import * as Provider from "../identity/Provider.js"
 import { canonicalJson } from "../internal/canonical.js"
+import { createById } from "../internal/idempotent.js"
 import * as Traced from "../internal/traced.js"
-import * as Ref from "../Ref.js"
 import type { DestinationParams, DestinationRecord } from "./Destination.js"
 import type { DestinationContext } from "./DestinationContext.js"
 import * as DestinationEvents from "./DestinationEvents.js"
@@ -23,7 +23,7 @@ export const OPERATION = "wallet.destination"
 
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: DestinationContext) => {
-  const { bankCards, destinations, events, externalIDs, identities, ids, load, methods, processing, tx } = ctx
+  const { bankCards, destinations, events, identities, load, methods, processing } = ctx
   return Traced.fn("DestinationService.create")(function*(partyID: string, params: DestinationParams) {
     const identity = Option.filter(yield* identities.findById(params.identity), (i) => i.partyID === partyID)
     if (Option.isNone(identity)) return yield* InvalidOperation.of("No such identity")
@@ -36,7 +36,7 @@ export const make = (ctx: DestinationContext) => {
     if (resource.type !== "BankCardDestinationResource") return yield* InvalidOperation.of("Resource type not allowed")
     const card = yield* bankCards.resolve(partyID, resource.token)
     if (!(yield* methods.allows(provider.value, card.paymentSystem))) return yield* InvalidOperation.of("Resource type not allowed")
-    const destination = yield* externalIDs.create({
+    const destination = yield* createById(ctx, {
       partyID,
       operation: OPERATION,
       externalID: params.externalID,
@@ -48,12 +48,9 @@ export const make = (ctx: DestinationContext) => {
           card: card.vaultToken,
           metadata: params.metadata ?? null
         }),
-      ref: Ref.Id,
-      load: ({ id }) => load(id)
-    }, (claim) =>
-      tx.withTransaction(Effect.gen(function*() {
-        const id = yield* ids.next
-        yield* claim({ id })
+      load
+    }, (id) =>
+      Effect.gen(function*() {
         const destination: DestinationRecord = {
           id,
           partyID,
@@ -79,7 +76,7 @@ export const make = (ctx: DestinationContext) => {
         yield* events.append(DestinationEvents.created(destination))
         yield* processing.schedule(id)
         return destination
-      })))
+      }))
     if (destination.status === "Unauthorized") yield* processing.kick(destination.id)
     return destination
   })

@@ -13,8 +13,8 @@ import * as Option from "effect/Option"
 import { InvalidOperation } from "../Errors.js"
 import { PartyID } from "../Ids.js"
 import { canonicalJson } from "../internal/canonical.js"
+import { createById } from "../internal/idempotent.js"
 import * as Traced from "../internal/traced.js"
-import * as Ref from "../Ref.js"
 import type { IdentityParams, IdentityRecord } from "./Identity.js"
 import type { IdentityContext } from "./IdentityContext.js"
 import * as Provider from "./Provider.js"
@@ -24,7 +24,7 @@ export const OPERATION = "wallet.identity"
 
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: IdentityContext) => {
-  const { externalIDs, identities, ids, load, parties, tx } = ctx
+  const { identities, load, parties } = ctx
   return Traced.fn("IdentityService.create")(function*(partyID: string, params: IdentityParams) {
     if (params.partyID !== undefined && params.partyID !== partyID) return yield* InvalidOperation.of("Party inaccessible")
     const party = yield* parties.findById(PartyID.make(partyID))
@@ -36,18 +36,15 @@ export const make = (ctx: IdentityContext) => {
     if (Option.isNone(provider)) return yield* InvalidOperation.of("No such provider")
     const cls = Provider.findClass(provider.value, params.class ?? provider.value.defaultClass)
     if (Option.isNone(cls)) return yield* InvalidOperation.of("No such identity class")
-    return yield* externalIDs.create({
+    return yield* createById(ctx, {
       partyID,
       operation: OPERATION,
       externalID: params.externalID,
       fingerprint: () =>
         canonicalJson({ name: params.name, provider: provider.value.id, class: cls.value.id, metadata: params.metadata ?? null }),
-      ref: Ref.Id,
-      load: ({ id }) => load(id)
-    }, (claim) =>
-      tx.withTransaction(Effect.gen(function*() {
-        const id = yield* ids.next
-        yield* claim({ id })
+      load
+    }, (id) =>
+      Effect.gen(function*() {
         const identity: IdentityRecord = {
           id,
           partyID,
@@ -63,6 +60,6 @@ export const make = (ctx: IdentityContext) => {
         }
         yield* identities.insert(identity)
         return identity
-      })))
+      }))
   })
 }

@@ -4,7 +4,9 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { ExternalIdConflict, NotFound } from "../Errors.js"
 import { type Idempotency, type IdempotencyRecord, PARTY_NAMESPACE } from "../ports/Idempotency.js"
-import type { Parts, Ref } from "../Ref.js"
+import type { Ids } from "../ports/Ids.js"
+import type { Transactions } from "../ports/Transactions.js"
+import { Id, type Parts, type Ref } from "../Ref.js"
 
 /** Another request with the same `externalID` claimed it first: the create answers its object. */
 /** @internal */
@@ -79,3 +81,23 @@ export const make = (idempotency: Context.Tag.Service<Idempotency>) => {
 
   return { create, find } as const
 }
+
+/** @internal What `createById` works with: a module context's idempotency, ids and transactions. */
+export interface ByIdContext {
+  readonly externalIDs: ReturnType<typeof make>
+  readonly ids: Context.Tag.Service<Ids>
+  readonly tx: Context.Tag.Service<Transactions>
+}
+
+/**
+ * @internal
+ * A create whose object is named by a fresh id alone: in one transaction the id is drawn, claimed
+ * under the request's `externalID`, and given to `body`, which writes the object.
+ */
+export const createById = <A, E, R, E2, R2>(
+  ctx: ByIdContext,
+  request: Omit<CreateRequest<"id", A, E, R>, "ref" | "load"> & { readonly load: (id: string) => Effect.Effect<A, E, R> },
+  body: (id: string) => Effect.Effect<A, E2, R2>
+) =>
+  ctx.externalIDs.create({ ...request, ref: Id, load: ({ id }) => request.load(id) }, (claim) =>
+    ctx.tx.withTransaction(Effect.flatMap(Effect.tap(ctx.ids.next, (id) => claim({ id })), body)))

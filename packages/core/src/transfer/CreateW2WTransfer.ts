@@ -13,10 +13,10 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { InvalidOperation } from "../Errors.js"
 import { canonicalJson } from "../internal/canonical.js"
+import { createById } from "../internal/idempotent.js"
 import * as Traced from "../internal/traced.js"
 import { decide, insufficientFunds, MovementCommand } from "../movement/Movement.js"
 import { holdChecked } from "../movement/Settlement.js"
-import * as Ref from "../Ref.js"
 import { accountKey } from "../wallet/WalletAccount.js"
 import type { W2WTransferParams, W2WTransferRecord } from "./W2WTransfer.js"
 import { planOf, type TransferContext } from "./TransferContext.js"
@@ -26,7 +26,7 @@ export const OPERATION = "wallet.w2w"
 
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: TransferContext) => {
-  const { externalIDs, ids, ledger, load, processing, transfers, tx, wallets } = ctx
+  const { ledger, load, processing, transfers, wallets } = ctx
   return Traced.fn("W2WService.create")(function*(partyID: string, params: W2WTransferParams) {
     if (params.body.amount <= 0 || !Number.isSafeInteger(params.body.amount)) return yield* InvalidOperation.of("Bad transfer amount")
     const sender = Option.filter(yield* wallets.findById(params.sender), (w) => w.partyID === partyID)
@@ -38,17 +38,14 @@ export const make = (ctx: TransferContext) => {
     if (params.body.currency !== from.currency) return yield* InvalidOperation.of("Currency not allowed")
     if (to.currency !== from.currency) return yield* InvalidOperation.of("Inconsistent currency")
     if (from.id === to.id) return yield* InvalidOperation.of("Sender and receiver are one wallet")
-    const transfer = yield* externalIDs.create({
+    const transfer = yield* createById(ctx, {
       partyID,
       operation: OPERATION,
       externalID: params.externalID,
       fingerprint: () => canonicalJson({ sender: from.id, receiver: to.id, body: params.body }),
-      ref: Ref.Id,
-      load: ({ id }) => load(id)
-    }, (claim) =>
-      tx.withTransaction(Effect.gen(function*() {
-        const id = yield* ids.next
-        yield* claim({ id })
+      load
+    }, (id) =>
+      Effect.gen(function*() {
         const pending: W2WTransferRecord = {
           id,
           partyID,
@@ -76,7 +73,7 @@ export const make = (ctx: TransferContext) => {
         const failed: W2WTransferRecord = { ...pending, ...decide(pending, MovementCommand.Fail({ failure: insufficientFunds })).state }
         yield* transfers.insert(failed)
         return failed
-      })))
+      }))
     if (transfer.status === "Pending") yield* processing.kick(transfer.id)
     return transfer
   })

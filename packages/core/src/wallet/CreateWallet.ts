@@ -10,8 +10,8 @@ import * as Option from "effect/Option"
 import { InvalidOperation } from "../Errors.js"
 import * as Provider from "../identity/Provider.js"
 import { canonicalJson } from "../internal/canonical.js"
+import { createById } from "../internal/idempotent.js"
 import * as Traced from "../internal/traced.js"
-import * as Ref from "../Ref.js"
 import type { WalletParams, WalletRecord } from "./Wallet.js"
 import { accountKey } from "./WalletAccount.js"
 import type { WalletContext } from "./WalletContext.js"
@@ -21,7 +21,7 @@ export const OPERATION = "wallet.wallet"
 
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: WalletContext) => {
-  const { externalIDs, identities, ids, ledger, load, tx, wallets } = ctx
+  const { identities, ledger, load, wallets } = ctx
   return Traced.fn("WalletService.create")(function*(partyID: string, params: WalletParams) {
     const identity = Option.filter(yield* identities.findById(params.identity), (i) => i.partyID === partyID)
     if (Option.isNone(identity)) return yield* InvalidOperation.of("No such identity")
@@ -30,18 +30,15 @@ export const make = (ctx: WalletContext) => {
     if (Option.isNone(provider) || !provider.value.currencies.includes(params.currency)) {
       return yield* InvalidOperation.of("Currency not supported")
     }
-    return yield* externalIDs.create({
+    return yield* createById(ctx, {
       partyID,
       operation: OPERATION,
       externalID: params.externalID,
       fingerprint: () =>
         canonicalJson({ name: params.name, identity: params.identity, currency: params.currency, metadata: params.metadata ?? null }),
-      ref: Ref.Id,
-      load: ({ id }) => load(id)
-    }, (claim) =>
-      tx.withTransaction(Effect.gen(function*() {
-        const id = yield* ids.next
-        yield* claim({ id })
+      load
+    }, (id) =>
+      Effect.gen(function*() {
         const wallet: WalletRecord = {
           id,
           partyID,
@@ -57,6 +54,6 @@ export const make = (ctx: WalletContext) => {
         yield* wallets.insert(wallet)
         yield* ledger.account(accountKey(wallet))
         return wallet
-      })))
+      }))
   })
 }

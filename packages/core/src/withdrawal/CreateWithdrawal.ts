@@ -15,11 +15,11 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { InvalidOperation } from "../Errors.js"
 import { canonicalJson } from "../internal/canonical.js"
+import { createById } from "../internal/idempotent.js"
 import * as Traced from "../internal/traced.js"
 import { decide, insufficientFunds, MovementCommand } from "../movement/Movement.js"
 import { holdChecked } from "../movement/Settlement.js"
 import type { Posting } from "../ports/Ledger.js"
-import * as Ref from "../Ref.js"
 import type { Cash } from "../wallet/Wallet.js"
 import { accountKey } from "../wallet/WalletAccount.js"
 import type { WithdrawalParams, WithdrawalRecord } from "./Withdrawal.js"
@@ -33,7 +33,7 @@ export const OPERATION = "wallet.withdrawal"
 
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: WithdrawalContext) => {
-  const { events, externalIDs, ids, jwt, ledger, load, processing, tx, walletService, withdrawals } = ctx
+  const { events, jwt, ledger, load, processing, walletService, withdrawals } = ctx
   const checks = WithdrawalChecks.make(ctx)
 
   /** What the quote pays out, once it is the caller's, for this wallet, destination and body. */
@@ -65,18 +65,15 @@ export const make = (ctx: WithdrawalContext) => {
     if (!terms.currencies.includes(currency) || !terms.currencies.includes(payout.currency)) return yield* InvalidOperation.of("Forbidden currency")
     if (amount < terms.minAmount || amount > terms.maxAmount) return yield* InvalidOperation.of("Invalid cash amount")
     const fee = feeOf(terms, amount)
-    const withdrawal = yield* externalIDs.create({
+    const withdrawal = yield* createById(ctx, {
       partyID,
       operation: OPERATION,
       externalID: params.externalID,
       fingerprint: () =>
         canonicalJson({ wallet: w.id, destination: d.id, body: params.body, payout, metadata: params.metadata ?? null }),
-      ref: Ref.Id,
-      load: ({ id }) => load(id)
-    }, (claim) =>
-      tx.withTransaction(Effect.gen(function*() {
-        const id = yield* ids.next
-        yield* claim({ id })
+      load
+    }, (id) =>
+      Effect.gen(function*() {
         const total = { amount: amount + fee, currency }
         if (byGrant && !(yield* walletService.spendGrant(params.walletGrant!, w.id, total))) {
           return yield* InvalidOperation.of("Wallet unauthorized")
@@ -126,7 +123,7 @@ export const make = (ctx: WithdrawalContext) => {
         yield* withdrawals.insert(failed)
         yield* appendSince(events, failed, 0)
         return failed
-      })))
+      }))
     if (withdrawal.status === "Pending") yield* processing.kick(withdrawal.id)
     return withdrawal
   })

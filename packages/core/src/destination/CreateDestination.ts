@@ -10,6 +10,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { InvalidOperation } from "../Errors.js"
+import * as NamedIdentity from "../identity/NamedIdentity.js"
 import * as Provider from "../identity/Provider.js"
 import { canonicalJson } from "../internal/canonical.js"
 import { createById } from "../internal/idempotent.js"
@@ -24,11 +25,10 @@ export const OPERATION = "wallet.destination"
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: DestinationContext) => {
   const { bankCards, destinations, events, identities, load, methods, processing } = ctx
+  const named = NamedIdentity.make(identities)
   return Traced.fn("DestinationService.create")(function*(partyID: string, params: DestinationParams) {
-    const identity = Option.filter(yield* identities.findById(params.identity), (i) => i.partyID === partyID)
-    if (Option.isNone(identity)) return yield* InvalidOperation.of("No such identity")
-    if (identity.value.isBlocked) return yield* InvalidOperation.of("Identity inaccessible")
-    const provider = Provider.find(identity.value.provider)
+    const identity = yield* named.usable(partyID, params.identity)
+    const provider = Provider.find(identity.provider)
     if (Option.isNone(provider) || !provider.value.currencies.includes(params.currency)) {
       return yield* InvalidOperation.of("Currency not supported")
     }
@@ -54,7 +54,7 @@ export const make = (ctx: DestinationContext) => {
         const destination: DestinationRecord = {
           id,
           partyID,
-          identityID: identity.value.id,
+          identityID: identity.id,
           name: params.name,
           currency: params.currency,
           resource: {

@@ -10,7 +10,8 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { InvalidOperation, InvalidParameter, NotFound, Unauthorized } from "../Errors.js"
+import { InvalidParameter, NotFound, Unauthorized } from "../Errors.js"
+import * as NamedIdentity from "../identity/NamedIdentity.js"
 import * as Traced from "../internal/traced.js"
 import { IdentityRepository } from "../ports/IdentityRepository.js"
 import { Ids } from "../ports/Ids.js"
@@ -54,12 +55,7 @@ export class ReportService extends Effect.Service<ReportService>()("kassa/Report
         ? Effect.void
         : Effect.fail(InvalidParameter.of("NotInRange", "toTime", "toTime must be later than fromTime"))
 
-    const identity = (partyID: string, identityID: string) =>
-      Effect.gen(function*() {
-        const found = Option.filter(yield* identities.findById(identityID), (i) => i.partyID === partyID)
-        if (Option.isNone(found)) return yield* InvalidOperation.of("No such identity")
-        return found.value
-      })
+    const named = NamedIdentity.make(identities)
 
     const inRange = (r: ReportRecord) =>
       Effect.gen(function*() {
@@ -85,8 +81,7 @@ export class ReportService extends Effect.Service<ReportService>()("kassa/Report
 
     const create = Traced.fn("ReportService.create")(function*(partyID: string, identityID: string, params: ReportParams) {
       yield* range(params.fromTime, params.toTime)
-      const i = yield* identity(partyID, identityID)
-      if (i.isBlocked) return yield* InvalidOperation.of("Identity inaccessible")
+      yield* named.usable(partyID, identityID)
       const now = new Date(yield* Clock.currentTimeMillis)
       return yield* tx.withTransaction(Effect.gen(function*() {
         const report = yield* reports.create({
@@ -116,7 +111,7 @@ export class ReportService extends Effect.Service<ReportService>()("kassa/Report
       filter: { readonly fromTime: Date; readonly toTime: Date; readonly type?: ReportType | undefined }
     ) {
       yield* range(filter.fromTime, filter.toTime)
-      yield* identity(partyID, identityID)
+      yield* named.owned(partyID, identityID)
       return yield* reports.list({ ...filter, partyID, identityID })
     })
 

@@ -9,6 +9,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { BusinessError, InvalidOperation, NotFound } from "../Errors.js"
+import * as NamedIdentity from "../identity/NamedIdentity.js"
 import * as Traced from "../internal/traced.js"
 import { IdentityRepository } from "../ports/IdentityRepository.js"
 import { Ids } from "../ports/Ids.js"
@@ -36,9 +37,7 @@ export class WalletWebhookService extends Effect.Service<WalletWebhookService>()
     const ids = yield* Ids
     const keys = yield* PartyKeys.make
 
-    const identity = (partyID: string, identityID: string) =>
-      Effect.flatMap(identities.findById(identityID), (found) =>
-        Option.isSome(found) && found.value.partyID === partyID ? Effect.void : Effect.fail(InvalidOperation.of("No such identity")))
+    const named = NamedIdentity.make(identities)
 
     const answer = (partyID: string, records: ReadonlyArray<WalletWebhookRecord>) =>
       records.length === 0
@@ -46,7 +45,7 @@ export class WalletWebhookService extends Effect.Service<WalletWebhookService>()
         : Effect.map(keys.current(partyID), (key) => records.map((r) => toWalletWebhook(r, key.publicKey)))
 
     const create = Traced.fn("WalletWebhookService.create")(function*(partyID: string, params: WalletWebhookParams) {
-      yield* identity(partyID, params.identityID)
+      yield* named.owned(partyID, params.identityID)
       if (params.scope.topic === "WithdrawalsTopic" && params.scope.walletID !== undefined) {
         const wallet = yield* wallets.findById(params.scope.walletID)
         if (Option.isNone(wallet) || wallet.value.partyID !== partyID || wallet.value.identityID !== params.identityID) {
@@ -76,14 +75,14 @@ export class WalletWebhookService extends Effect.Service<WalletWebhookService>()
     })
 
     const list = Traced.fn("WalletWebhookService.list")(function*(partyID: string, identityID: string) {
-      yield* identity(partyID, identityID)
+      yield* named.owned(partyID, identityID)
       return yield* answer(partyID, yield* webhooks.listByIdentity(partyID, identityID))
     })
 
     /** The caller's webhook of that identity; another party's, or another identity's, is not found. */
     const find = (partyID: string, identityID: string, id: string) =>
       Effect.gen(function*() {
-        yield* identity(partyID, identityID)
+        yield* named.owned(partyID, identityID)
         const found = Option.filter(yield* webhooks.findById(partyID, id), (w) => w.identityID === identityID)
         if (Option.isNone(found)) return yield* NotFound.of("Webhook", id)
         return found.value

@@ -8,6 +8,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { InvalidOperation } from "../Errors.js"
+import * as NamedIdentity from "../identity/NamedIdentity.js"
 import * as Provider from "../identity/Provider.js"
 import { canonicalJson } from "../internal/canonical.js"
 import { createById } from "../internal/idempotent.js"
@@ -22,11 +23,10 @@ export const OPERATION = "wallet.wallet"
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: WalletContext) => {
   const { identities, ledger, load, wallets } = ctx
+  const named = NamedIdentity.make(identities)
   return Traced.fn("WalletService.create")(function*(partyID: string, params: WalletParams) {
-    const identity = Option.filter(yield* identities.findById(params.identity), (i) => i.partyID === partyID)
-    if (Option.isNone(identity)) return yield* InvalidOperation.of("No such identity")
-    if (identity.value.isBlocked) return yield* InvalidOperation.of("Identity inaccessible")
-    const provider = Provider.find(identity.value.provider)
+    const identity = yield* named.usable(partyID, params.identity)
+    const provider = Provider.find(identity.provider)
     if (Option.isNone(provider) || !provider.value.currencies.includes(params.currency)) {
       return yield* InvalidOperation.of("Currency not supported")
     }

@@ -140,17 +140,19 @@ const make = Effect.gen(function*() {
             return [...claimed.values()].map((c): Claimed => ({ ...c, complete: c.pending.length < HEADS_PER_READ }))
           })
         ),
-      // SQLite: the claimed subjects' queues in one more statement, for all of them.
+      // SQLite: the claimed subjects' queues in one more statement, for all of them. Each subject's
+      // queue is looked up by the queue's index (the subjects first, CROSS JOIN keeps that order):
+      // a row-value IN let SQLite read every delivery its webhook ever had.
       orElse: () =>
         claim.pipe(Effect.map(claims.all), Effect.flatMap((rows) =>
           rows.length === 0 ? Effect.succeed([]) : sql`SELECT * FROM (
               SELECT d.webhook_id AS c_webhook_id, d.subject_type AS c_subject_type, d.subject_id AS c_subject_id,
                 ${sql.literal(headColumns)},
                 ROW_NUMBER() OVER (PARTITION BY d.webhook_id, d.subject_type, d.subject_id ORDER BY d.id) AS rn
-              FROM ${sql.literal(headJoins)}
-              WHERE (d.webhook_id, d.subject_type, d.subject_id) IN (VALUES ${
-            sql.join(", ", false)(rows.map(({ subject: c }) => sql`(${c.webhookID}, ${c.type}, ${c.id})`))
-          }) AND d.status = 'pending')
+              FROM (VALUES ${sql.join(", ", false)(rows.map(({ subject: c }) => sql`(${c.webhookID}, ${c.type}, ${c.id})`))}) AS c
+              CROSS JOIN ${sql.literal(headJoins)}
+              WHERE d.webhook_id = c.column1 AND d.subject_type = c.column2 AND d.subject_id = c.column3
+              AND d.status = 'pending')
             WHERE rn <= ${HEADS_PER_READ} ORDER BY id`.pipe(
             Effect.map((found) => {
               const queues = new Map<string, Array<Pending>>()

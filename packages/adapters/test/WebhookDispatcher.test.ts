@@ -708,7 +708,8 @@ for (const dialect of Dialects.dialects()) {
           const d = yield* dispatcher
           const m = yield* Fixtures.merchant()
           const r = yield* Receiver.make
-          yield* r.setDefault({ status: 200, delayMs: 150 })
+          // long enough for every connection to be busy at once even when a loaded machine signs slowly
+          yield* r.setDefault({ status: 200, delayMs: 600 })
           const hook = yield* hookFor(m, r.urlFor("/busy"), { eventTypes: ["InvoiceCreated"] })
           const subjects = WebhookDispatcher.MAX_SOCKETS_PER_HOST + 8
           yield* Effect.forEach(Array.from({ length: subjects }), () => newInvoice(m), { discard: true })

@@ -24,6 +24,26 @@ export const dropKept = (name) => {
   fs.rmSync(keptDir(name), { recursive: true, force: true })
 }
 
+/**
+ * CPU time (ms) the PostgreSQL backends serving `database` have used so far (the server's pool:
+ * its connections stay open while it runs), from /proc.
+ */
+export const databaseCpuMs = (database) => {
+  const pids = psql(`SELECT pid FROM pg_stat_activity WHERE datname = '${database}'`).trim().split("\n").filter(Boolean)
+  const tick = 1000 / Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim())
+  let ms = 0
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      ms += (Number(fields[11]) + Number(fields[12])) * tick
+    } catch {
+      // the backend ended meanwhile
+    }
+  }
+  return ms
+}
+
 export const startDevKassa = async (dialect, { name = "dev", prof = false, env = {}, keep = false, logStatements = false } = {}) => {
   const dir = keep ? keptDir(name) : fs.mkdtempSync(path.join(os.tmpdir(), `kassa-${name}-`))
   const profDir = path.join(dir, "prof")

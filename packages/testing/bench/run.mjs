@@ -368,7 +368,8 @@ const main = async () => {
         }
         // paced at a share of the createInvoice rate this run measured (without it, the full load only)
         const invoiceRate = r.createInvoice === undefined ? undefined : limits.webhookShare * r.createInvoice.rate
-        r.webhooks = await kstep(`${dialect}: webhook delivery`, () => webhookScenario(server, { ...cfg.webhooks, invoiceRate }))
+        const headroomRate = r.createInvoice === undefined ? undefined : limits.webhookHeadroomShare * r.createInvoice.rate
+        r.webhooks = await kstep(`${dialect}: webhook delivery`, () => webhookScenario(server, { ...cfg.webhooks, invoiceRate, headroomRate }))
         if (dialect === "pg") r.search = await kstep(`${dialect}: search benchmark`, () => searchScenario(server, { dialect, databaseUrl }))
         r.lifetimeMemory = readMemory(server.proc.pid)
       } finally {

@@ -75,7 +75,7 @@ export const createInvoice = (client, shopID, seq) =>
 // Scenarios
 
 /** Scenario 1: createInvoice at 50 connections; optional memory sampling and id collection. */
-export const createInvoiceScenario = async (server, { connections, durationMs, warmupMs, collectIds, sampleMemory, pgStats }) => {
+export const createInvoiceScenario = async (server, { connections, durationMs, warmupMs, collectIds, sampleMemory, pgStats, onMeasureStart }) => {
   const client = clientFor(server, connections)
   const shopID = server.credentials?.shopID ?? "floor-shop"
   const ids = []
@@ -93,6 +93,7 @@ export const createInvoiceScenario = async (server, { connections, durationMs, w
       durationMs,
       warmupMs,
       onMeasureStart: () => {
+        onMeasureStart?.()
         cpu = cpuWindow(server.proc.pid)
       },
       op: async (_w, seq) => {
@@ -286,14 +287,58 @@ const pacedInvoices = async (server, { ratePerSecond, durationMs, connections = 
 }
 
 /**
+ * Webhook delivery alone (dev helpers): `hooks` webhooks, a burst of createInvoice for `burstMs`
+ * (closed loop, `connections`) that queues notifications faster than they go out, then the
+ * server's CPU from the burst's end until the last has arrived, per notification sent meanwhile
+ * (with `databaseCpuMs`, a reader of the database's CPU time, the database's too).
+ */
+export const webhookDrain = async (server, { hooks, connections = 32, burstMs, drainMs = 60_000, databaseCpuMs }) => {
+  const receiver = await startReceiver()
+  const admin = clientFor(server, 2)
+  const webhookIDs = []
+  try {
+    for (let k = 0; k < hooks; k++) {
+      const r = await admin.request(
+        "POST",
+        "/v2/processing/webhooks",
+        { scope: { topic: "InvoicesTopic", shopID: server.credentials.shopID, eventTypes: ["InvoiceCreated"] }, url: `http://127.0.0.1:${receiver.port}/hooks/${k}` },
+        { "x-request-id": requestId() }
+      )
+      if (r.status !== 201) throw new Error(`createWebhook answered ${r.status}: ${r.error ?? r.body.slice(0, 200)}`)
+      webhookIDs.push(JSON.parse(r.body).id)
+    }
+    const burst = await createInvoiceScenario(server, { connections, durationMs: burstMs, warmupMs: 0 })
+    const expected = burst.ok * hooks
+    const before = receiver.stats.received
+    const cpu = cpuWindow(server.proc.pid)
+    const database0 = databaseCpuMs?.()
+    const t0 = performance.now()
+    while (receiver.stats.received < expected && performance.now() - t0 < drainMs) await sleep(10)
+    const sent = receiver.stats.received - before
+    const use = cpu.stop(sent)
+    // the database's part (PostgreSQL: its backends for this server), per notification
+    const databaseMsPerOp = database0 === undefined ? undefined : (databaseCpuMs() - database0) / sent
+    return { expected, received: receiver.stats.received, unique: receiver.stats.unique.size, sentInDrain: sent, drainRate: (sent / use.wallMs) * 1000, cpu: use, databaseMsPerOp }
+  } finally {
+    for (const id of webhookIDs) await admin.request("DELETE", `/v2/processing/webhooks/${id}`, undefined, { "x-request-id": requestId() }).catch(() => {})
+    admin.close()
+    await receiver.close()
+  }
+}
+
+/**
  * Scenario 4: webhook delivery of the InvoiceCreated notifications of a createInvoice load, to
  * `hooks` webhooks. First createInvoice paced at `invoiceRate` for `pacedMs`, open loop with up to
  * `pacedConnections` requests in flight (the target: whether
- * every notification arrives, and how soon), then, once that has drained, as fast as the server
+ * every notification arrives, and how soon), then the same at `headroomRate` (a pace the machine
+ * has room for: the latency without a queue), then, once that has drained, as fast as the server
  * takes invoices (informational: the delivered rate; the latency then is mostly the queue that
  * builds up).
  */
-export const webhookScenario = async (server, { connections, durationMs, hooks, drainMs, pacedMs = durationMs, invoiceRate, pacedConnections = 100 }) => {
+export const webhookScenario = async (
+  server,
+  { connections, durationMs, hooks, drainMs, pacedMs = durationMs, invoiceRate, headroomRate, pacedConnections = 100, full = true }
+) => {
   const receiver = await startReceiver()
   const admin = clientFor(server, 2)
   const webhookIDs = []
@@ -325,17 +370,19 @@ export const webhookScenario = async (server, { connections, durationMs, hooks, 
       webhookIDs.push(JSON.parse(r.body).id)
     }
     hooks = webhookIDs.length
-    let paced
-    if (invoiceRate !== undefined && pacedMs > 0) {
-      // Open loop: invoices at `invoiceRate`/s, each notifying every hook.
-      const ratePerSecond = Math.max(1, Math.floor(invoiceRate))
+    // Open loop: invoices at `rate`/s, each notifying every hook, until the last has arrived.
+    const pacedPhase = async (rate) => {
+      const ratePerSecond = Math.max(1, Math.floor(rate))
       const phaseStart = Date.now()
+      const load1 = os.loadavg()[0]
+      // the invoices and their deliveries, until the last has arrived
+      const cpu = cpuWindow(server.proc.pid)
       // up to `pacedConnections` in flight, so that the pace, not the client, bounds the rate
       const load = await pacedInvoices(server, { ratePerSecond, durationMs: pacedMs, connections: pacedConnections })
       const expected = load.ok * hooks
       await drain(expected)
       const s = receiver.stats
-      paced = {
+      const phase = {
         offered: ratePerSecond,
         invoiceRate: load.rate,
         failed: load.failed,
@@ -349,10 +396,17 @@ export const webhookScenario = async (server, { connections, durationMs, hooks, 
         rate: (s.received / Math.max(1, s.lastAt - phaseStart)) * 1000,
         latency: s.latency.summary(),
         unsigned: s.unsigned,
-        badBodies: s.badBodies
+        badBodies: s.badBodies,
+        // server CPU per invoice with its notifications
+        cpu: cpu.stop(load.ok),
+        load1
       }
       receiver.reset()
+      return phase
     }
+    const paced = invoiceRate !== undefined && pacedMs > 0 ? await pacedPhase(invoiceRate) : undefined
+    const headroom = headroomRate !== undefined && pacedMs > 0 ? await pacedPhase(headroomRate) : undefined
+    if (!full) return { available: true, hooks, note, paced, headroom }
     const loadStart = Date.now()
     const load = await createInvoiceScenario(server, { connections, durationMs, warmupMs: 0 })
     const expected = load.ok * hooks
@@ -364,6 +418,7 @@ export const webhookScenario = async (server, { connections, durationMs, hooks, 
       hooks,
       note,
       paced,
+      headroom,
       full: {
         invoices: load.ok,
         invoiceRate: load.rate,

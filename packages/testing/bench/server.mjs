@@ -270,10 +270,13 @@ const ticksPerSecond = () => {
   return clockTicks
 }
 
-/** CPU time (ms) a process has used so far, from /proc/<pid>/stat: `{ user, sys }`. */
-const processCpuMs = (pid) => {
+/**
+ * CPU time (ms) a process has used so far, from /proc/<pid>/stat: `{ user, sys }` (with `thread`,
+ * of that thread only: the main thread's id is the process's).
+ */
+const processCpuMs = (pid, thread) => {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+    const stat = fs.readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, "utf8")
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
     const tick = 1000 / ticksPerSecond()
     return { user: Number(fields[11]) * tick, sys: Number(fields[12]) * tick }
@@ -302,23 +305,28 @@ const machineCpuMs = () => {
 export const cpuWindow = (pid) => {
   const t0 = performance.now()
   const server0 = processCpuMs(pid)
+  const main0 = processCpuMs(pid, pid)
   const self0 = process.cpuUsage()
   const machine0 = machineCpuMs()
   return {
     stop: (ops) => {
       const wallMs = performance.now() - t0
       const server1 = processCpuMs(pid)
+      const main1 = processCpuMs(pid, pid)
       const self = process.cpuUsage(self0)
       const machine1 = machineCpuMs()
       const serverUser = server0 !== undefined && server1 !== undefined ? server1.user - server0.user : undefined
       const serverSys = server0 !== undefined && server1 !== undefined ? server1.sys - server0.sys : undefined
       const serverMs = serverUser !== undefined ? serverUser + serverSys : undefined
+      const mainMs = main0 !== undefined && main1 !== undefined ? main1.user + main1.sys - main0.user - main0.sys : undefined
       const runnerMs = (self.user + self.system) / 1000
       const machineBusy = machine0 && machine1 ? (machine1.busy - machine0.busy) / (machine1.total - machine0.total) : undefined
       return {
         wallMs,
         serverCores: serverMs !== undefined ? serverMs / wallMs : undefined,
         serverMsPerOp: serverMs !== undefined && ops > 0 ? serverMs / ops : undefined,
+        // the part of it on the event loop's thread (the rest: libuv's pool, V8's helpers)
+        serverMainMsPerOp: mainMs !== undefined && ops > 0 ? mainMs / ops : undefined,
         // the kernel's part of it (system calls: sockets, fsync, …)
         serverSysShare: serverMs ? serverSys / serverMs : undefined,
         runnerCores: runnerMs / wallMs,

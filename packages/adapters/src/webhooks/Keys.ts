@@ -12,6 +12,7 @@ import * as Layer from "effect/Layer"
 import {
   createCipheriv,
   createDecipheriv,
+  createHash,
   createPrivateKey,
   generateKeyPair,
   hkdfSync,
@@ -25,6 +26,8 @@ const IV_BYTES = 12
 const TAG_BYTES = 16
 const AAD = Buffer.from("kassa-webhook/private-key", "utf8")
 const PREFIX = "wk1."
+/** Signatures kept for the webhooks of one party that an event goes to. */
+const RECENT_SIGNATURES = 4_096
 
 /** @since 0.1.0 `-----BEGIN PUBLIC KEY-----\n` + base64 in 64-character lines + `\n-----END PUBLIC KEY-----`. */
 export const pemOfSpki = (der: Uint8Array): string => {
@@ -61,12 +64,14 @@ export const makeKeys = (masterKey: Buffer) => {
       throw new Error("webhook keys: cannot open a private key (wrong master key or altered record)")
     }
   }
-  // Opened keys by reference: a reference never changes once written.
-  const opened = new Map<string, KeyObject>()
-  const keyOf = (ref: string): KeyObject => {
+  // Opened keys by reference, each with a short name for the signatures' memo: a reference never
+  // changes once written.
+  const opened = new Map<string, { readonly key: KeyObject; readonly name: number }>()
+  let names = 0
+  const keyOf = (ref: string) => {
     let key = opened.get(ref)
     if (key === undefined) {
-      key = createPrivateKey({ key: open(ref), format: "der", type: "pkcs8" })
+      key = { key: createPrivateKey({ key: open(ref), format: "der", type: "pkcs8" }), name: names++ }
       if (opened.size > 10_000) opened.clear()
       opened.set(ref, key)
     }
@@ -83,11 +88,24 @@ export const makeKeys = (masterKey: Buffer) => {
   })
 
   // An RSA-2048 signature costs about half a millisecond: it is made on libuv's thread pool, off
-  // the event loop that serves requests.
+  // the event loop that serves requests. RSASSA-PKCS1-v1_5 is deterministic, so an event sent to
+  // several webhooks of one party (the same body under the same key) is signed once: the latest
+  // signatures are kept by key and body digest, those still being made too.
+  const recent = new Map<string, Promise<string>>()
   const sign = (privateKeyRef: string, body: Uint8Array): Effect.Effect<string> =>
-    Effect.async<string>((resume) => {
-      rsaSign("sha256", body, keyOf(privateKeyRef), (error, signature) =>
-        resume(error === null ? Effect.succeed(base64UrlPadded(signature)) : Effect.die(error)))
+    Effect.promise(() => {
+      const { key, name } = keyOf(privateKeyRef)
+      const memo = `${name}:${createHash("sha256").update(body).digest("base64")}`
+      let signature = recent.get(memo)
+      if (signature === undefined) {
+        signature = new Promise<string>((resolve, reject) =>
+          rsaSign("sha256", body, key, (error, bytes) => (error === null ? resolve(base64UrlPadded(bytes)) : reject(error)))
+        )
+        if (recent.size >= RECENT_SIGNATURES) recent.delete(recent.keys().next().value!)
+        recent.set(memo, signature)
+        signature.catch(() => recent.delete(memo))
+      }
+      return signature
     })
 
   return { generate, sign }

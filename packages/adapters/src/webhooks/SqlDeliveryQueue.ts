@@ -32,21 +32,31 @@ const HEADS_PER_READ = 20
 /** Successful attempts recorded by one statement at most. */
 const RECORDS_PER_BATCH = 256
 
+/** A process keeps at most this many keys' sealed private halves. */
+const SEALED_KEYS_KEPT = 10_000
+
 /**
  * What a queued notification is sent with: its webhook (a payments one, `w`, or a wallet one,
  * `ww`; a wallet webhook's row goes with its delete, so none of either reads as deleted) and the
- * keys that may sign it, the one it was queued under (`queued_key`) and its party's current one
- * (`current_key`).
+ * keys that may sign it, by id: the one it was queued under (`queued_key_id`) and its party's
+ * current one (`current_key_id`). A key's sealed private half never changes: it is read once a
+ * process (`keysOf`), not with every notification (3.3 KB a row, most of a claim's reading).
  */
 const headColumns = `d.id, d.attempts, d.first_attempt_at, d.body, COALESCE(w.url, ww.url) AS url,
   CASE WHEN w.id IS NULL AND ww.id IS NULL THEN 0 ELSE w.deleted_at END AS deleted_at,
-  qk.private_key AS queued_key, qk.retired_at AS queued_key_retired_at, ck.private_key AS current_key`
+  qk.id AS queued_key_id, qk.retired_at AS queued_key_retired_at, ck.id AS current_key_id`
 const headJoins = `webhook_deliveries d LEFT JOIN webhooks w ON w.id = d.webhook_id
   LEFT JOIN wallet_webhooks ww ON ww.id = d.webhook_id
   LEFT JOIN webhook_keys qk ON qk.id = d.key_id
   LEFT JOIN webhook_keys ck ON ck.party_id = COALESCE(w.party_id, ww.party_id) AND ck.retired_at IS NULL`
 
-/** A queued notification, as `headColumns` reads it. */
+/** A queued notification as `headColumns` reads it: `Pending` with its keys by id. */
+interface Head {
+  readonly pending: Omit<Pending, "queuedKey" | "currentKey">
+  readonly queuedKey: { readonly id: string; readonly retiredAt: Date | undefined } | undefined
+  readonly currentKeyID: string | undefined
+}
+
 const heads = reader(
   Schema.Struct({
     id: IntColumn,
@@ -55,25 +65,29 @@ const heads = reader(
     body: Schema.String,
     url: Schema.NullOr(Schema.String),
     deletedAt: Schema.NullOr(IntColumn),
-    queuedKey: Schema.NullOr(Schema.String),
+    queuedKeyId: Schema.NullOr(Schema.String),
     queuedKeyRetiredAt: OptionalDate,
-    currentKey: Schema.NullOr(Schema.String)
+    currentKeyId: Schema.NullOr(Schema.String)
   }),
-  (r): Pending => ({
-    deliveryID: r.id,
-    attempts: r.attempts,
-    firstAttemptAt: r.firstAttemptAt ?? undefined,
-    body: r.body,
-    url: r.url ?? "",
-    webhookDeleted: r.deletedAt !== null,
-    queuedKey: r.queuedKey === null ? undefined : { privateKeyRef: r.queuedKey, retiredAt: r.queuedKeyRetiredAt },
-    currentKey: r.currentKey ?? ""
+  (r): Head => ({
+    pending: {
+      deliveryID: r.id,
+      attempts: r.attempts,
+      firstAttemptAt: r.firstAttemptAt ?? undefined,
+      body: r.body,
+      url: r.url ?? "",
+      webhookDeleted: r.deletedAt !== null
+    },
+    queuedKey: r.queuedKeyId === null ? undefined : { id: r.queuedKeyId, retiredAt: r.queuedKeyRetiredAt },
+    currentKeyID: r.currentKeyId ?? undefined
   })
 )
 
 /** The heads a `LEFT JOIN` read: a subject with an empty queue comes with one row of NULLs. */
-const headsPresent = (rows: ReadonlyArray<{ readonly id?: unknown }>): Array<Pending> =>
+const headsPresent = (rows: ReadonlyArray<{ readonly id?: unknown }>): Array<Head> =>
   rows.flatMap((r) => (r.id === null || r.id === undefined ? [] : [heads.one(r)]))
+
+const sealedKeys = reader(Schema.Struct({ id: Schema.String, privateKey: Schema.String }), (r) => r)
 
 /** A subject claimed, as the claim's `RETURNING` names it. */
 const claims = reader(
@@ -104,6 +118,43 @@ const make = Effect.gen(function*() {
 
   const subjectIs = (s: Subject) => sql`webhook_id = ${s.webhookID} AND subject_type = ${s.type} AND subject_id = ${s.id}`
 
+  // The keys' sealed private halves by id, as read so far.
+  const sealed = new Map<string, string>()
+  /** The queues read, their keys' sealed halves filled in (those this process has not read yet, with one statement). */
+  const keysOf = (queues: ReadonlyArray<ReadonlyArray<Head>>): Effect.Effect<Array<Array<Pending>>, SqlError> => {
+    const known = new Map<string, string>()
+    const missing = new Set<string>()
+    const need = (id: string | undefined) => {
+      if (id === undefined || known.has(id)) return
+      const ref = sealed.get(id)
+      if (ref === undefined) missing.add(id)
+      else known.set(id, ref)
+    }
+    for (const queue of queues) {
+      for (const h of queue) {
+        need(h.queuedKey?.id)
+        need(h.currentKeyID)
+      }
+    }
+    const read = missing.size === 0
+      ? Effect.void
+      : Effect.map(sql`SELECT id, private_key FROM webhook_keys WHERE ${sql.in("id", [...missing])}`, (rows) => {
+        for (const { id, privateKey } of sealedKeys.all(rows)) {
+          known.set(id, privateKey)
+          if (sealed.size >= SEALED_KEYS_KEPT) sealed.clear()
+          sealed.set(id, privateKey)
+        }
+      })
+    return Effect.map(read, () =>
+      queues.map((queue) =>
+        queue.map((h): Pending => ({
+          ...h.pending,
+          queuedKey: h.queuedKey === undefined ? undefined : { privateKeyRef: known.get(h.queuedKey.id) ?? "", retiredAt: h.queuedKey.retiredAt },
+          currentKey: h.currentKeyID === undefined ? "" : known.get(h.currentKeyID) ?? ""
+        }))
+      ))
+  }
+
   /** The head of a subject's queue and what follows it (`c`: the subject's columns). */
   const headsOf = (c: { readonly webhookID: unknown; readonly type: unknown; readonly id: unknown }) =>
     sql`SELECT ${sql.literal(headColumns)} FROM ${sql.literal(headJoins)}
@@ -125,49 +176,51 @@ const make = Effect.gen(function*() {
           FROM c LEFT JOIN LATERAL (${
           headsOf({ webhookID: sql.literal("c.webhook_id"), type: sql.literal("c.subject_type"), id: sql.literal("c.subject_id") })
         }) h ON true ORDER BY c_webhook_id, c_subject_type, c_subject_id, h.id`.pipe(
-          Effect.map((rows) => {
-            const claimed = new Map<string, { readonly lease: Lease; readonly pending: Array<Pending> }>()
+          Effect.flatMap((rows) => {
+            const claimed = new Map<string, { readonly lease: Lease; readonly heads: Array<Head> }>()
             for (const r of rows) {
               const subject = joinedSubjects.one(r)
               const key = subjectKey(subject)
               let c = claimed.get(key)
               if (c === undefined) {
-                c = { lease: { subject, worker, version: lockVersions.one(r) }, pending: [] }
+                c = { lease: { subject, worker, version: lockVersions.one(r) }, heads: [] }
                 claimed.set(key, c)
               }
-              c.pending.push(...headsPresent([r]))
+              c.heads.push(...headsPresent([r]))
             }
-            return [...claimed.values()].map((c): Claimed => ({ ...c, complete: c.pending.length < HEADS_PER_READ }))
+            const all = [...claimed.values()]
+            return Effect.map(keysOf(all.map((c) => c.heads)), (queues) =>
+              all.map(({ lease }, i): Claimed => ({ lease, pending: queues[i]!, complete: queues[i]!.length < HEADS_PER_READ })))
           })
         ),
-      // SQLite: the claimed subjects' queues in one more statement, for all of them.
+      // SQLite: the claimed subjects' queues in one more statement, for all of them. Each subject's
+      // queue is looked up by the queue's index (the subjects first, CROSS JOIN keeps that order):
+      // a row-value IN let SQLite read every delivery its webhook ever had.
       orElse: () =>
         claim.pipe(Effect.map(claims.all), Effect.flatMap((rows) =>
           rows.length === 0 ? Effect.succeed([]) : sql`SELECT * FROM (
               SELECT d.webhook_id AS c_webhook_id, d.subject_type AS c_subject_type, d.subject_id AS c_subject_id,
                 ${sql.literal(headColumns)},
                 ROW_NUMBER() OVER (PARTITION BY d.webhook_id, d.subject_type, d.subject_id ORDER BY d.id) AS rn
-              FROM ${sql.literal(headJoins)}
-              WHERE (d.webhook_id, d.subject_type, d.subject_id) IN (VALUES ${
-            sql.join(", ", false)(rows.map(({ subject: c }) => sql`(${c.webhookID}, ${c.type}, ${c.id})`))
-          }) AND d.status = 'pending')
+              FROM (VALUES ${sql.join(", ", false)(rows.map(({ subject: c }) => sql`(${c.webhookID}, ${c.type}, ${c.id})`))}) AS c
+              CROSS JOIN ${sql.literal(headJoins)}
+              WHERE d.webhook_id = c.column1 AND d.subject_type = c.column2 AND d.subject_id = c.column3
+              AND d.status = 'pending')
             WHERE rn <= ${HEADS_PER_READ} ORDER BY id`.pipe(
-            Effect.map((found) => {
-              const queues = new Map<string, Array<Pending>>()
+            Effect.flatMap((found) => {
+              const queues = new Map<string, Array<Head>>()
               for (const h of found) {
                 const key = subjectKey(joinedSubjects.one(h))
                 const queue = queues.get(key)
                 if (queue === undefined) queues.set(key, [heads.one(h)])
                 else queue.push(heads.one(h))
               }
-              return rows.map(({ subject, version }): Claimed => {
-                const pending = queues.get(subjectKey(subject)) ?? []
-                return {
+              return Effect.map(keysOf(rows.map(({ subject }) => queues.get(subjectKey(subject)) ?? [])), (read) =>
+                rows.map(({ subject, version }, i): Claimed => ({
                   lease: { subject, worker, version },
-                  pending,
-                  complete: pending.length < HEADS_PER_READ
-                }
-              })
+                  pending: read[i]!,
+                  complete: read[i]!.length < HEADS_PER_READ
+                })))
             })
           )
         ))
@@ -182,20 +235,19 @@ const make = Effect.gen(function*() {
     const queue = headsOf(s)
     const lock = sql`UPDATE webhook_subjects SET locked_until = ${until}
       WHERE ${subjectIs(s)} AND lock_owner = ${worker} RETURNING version`
-    const claimed = (version: number, rows: ReadonlyArray<{ readonly id?: unknown }>) => {
-      const pending = headsPresent(rows)
-      return Option.some<Claimed>({ lease: { subject: s, worker, version }, pending, complete: pending.length < HEADS_PER_READ })
-    }
+    const claimed = (version: number, rows: ReadonlyArray<{ readonly id?: unknown }>) =>
+      Effect.map(keysOf([headsPresent(rows)]), ([pending]) =>
+        Option.some<Claimed>({ lease: { subject: s, worker, version }, pending: pending!, complete: pending!.length < HEADS_PER_READ }))
     return sql.onDialectOrElse({
       pg: () =>
         sql`WITH l AS (${lock}) SELECT l.version AS lock_version, h.* FROM l LEFT JOIN LATERAL (${queue}) h ON true`.pipe(
-          Effect.map((rows) => rows.length === 0 ? Option.none() : claimed(lockVersions.one(rows[0]), rows))
+          Effect.flatMap((rows) => rows.length === 0 ? Effect.succeed(Option.none()) : claimed(lockVersions.one(rows[0]), rows))
         ),
       orElse: () =>
         Effect.gen(function*() {
           const locked = yield* lock
           if (locked.length === 0) return Option.none()
-          return claimed(versions.one(locked[0]), yield* queue)
+          return yield* claimed(versions.one(locked[0]), yield* queue)
         })
     })
   }

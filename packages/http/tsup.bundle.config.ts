@@ -1,43 +1,134 @@
 import { chmodSync, readFileSync } from "node:fs"
 import { defineConfig, type Options } from "tsup"
 
+type Plugin = NonNullable<Options["esbuildPlugins"]>[number]
+
+/** A plugin that replaces, in the files `filter` matches, each `[from, to]`; the build fails where `from` is missing. */
+const patch = (name: string, filter: RegExp, edits: ReadonlyArray<readonly [string, string]>): Plugin => ({
+  name,
+  setup(build) {
+    build.onLoad({ filter }, ({ path }) => {
+      let source = readFileSync(path, "utf8")
+      for (const [from, to] of edits) {
+        if (!source.includes(from)) throw new Error(`${name}: ${path} no longer holds ${JSON.stringify(from)}`)
+        source = source.replace(from, to)
+      }
+      return { contents: source, loader: "js" }
+    })
+  }
+})
+
 // `pg` asks at load whether it runs in a Cloudflare Worker: on Node 20 (no `navigator`) by
 // touching the global `Response`, which loads Node's fetch implementation, about 30 ms of every
-// cold start. The bundle only ever runs on Node. The build fails if `pg` changes that function.
-const pgOnNode: NonNullable<Options["esbuildPlugins"]>[number] = {
-  name: "pg-on-node",
+// cold start. The bundle only ever runs on Node.
+const pgOnNode = patch("pg-on-node", /[\\/]pg[\\/]lib[\\/]stream\.js$/, [[
+  "function isCloudflareRuntime() {",
+  "function isCloudflareRuntime() {\n  return false"
+]])
+
+// The startup snapshot holds the heap as module evaluation left it, so what a module computes
+// from the moment it loads would be the build's in every start: Effect's origin of its
+// nanosecond clock and prom-client's process start time are taken at first use instead.
+const snapshotClock = patch("snapshot-clock", /[\\/]effect[\\/]dist[\\/]esm[\\/]internal[\\/]clock\.js$/, [[
+  "const origin = /*#__PURE__*/performanceNowNanos() - /*#__PURE__*/processHrtime.bigint();\n  return () => origin + processHrtime.bigint();",
+  "let origin;\n  return () => (origin ??= performanceNowNanos() - processHrtime.bigint()) + processHrtime.bigint();"
+]])
+const snapshotStartTime = patch("snapshot-start-time", /[\\/]prom-client[\\/]lib[\\/]metrics[\\/]processStartTime\.js$/, [
+  ["const startInSeconds = Math.round(Date.now() / 1000 - process.uptime());", "let startInSeconds;"],
+  ["this.set(labels, startInSeconds);", "this.set(labels, (startInSeconds ??= Math.round(Date.now() / 1000 - process.uptime())));"]
+])
+
+// A native addon cannot be in a snapshot: `better-sqlite3` loads, from beside the bundle, when
+// the SQLite client first uses it.
+const nativeOnFirstUse: Plugin = {
+  name: "native-on-first-use",
   setup(build) {
-    build.onLoad({ filter: /[\\/]pg[\\/]lib[\\/]stream\.js$/ }, ({ path }) => {
-      const source = readFileSync(path, "utf8")
-      const probe = "function isCloudflareRuntime() {"
-      if (!source.includes(probe)) throw new Error(`pg-on-node: ${path} no longer defines isCloudflareRuntime()`)
-      return { contents: source.replace(probe, `${probe}\n  return false`) }
+    build.onResolve({ filter: /^better-sqlite3$/ }, ({ path }) => ({ path, namespace: "native-on-first-use" }))
+    build.onLoad({ filter: /.*/, namespace: "native-on-first-use" }, ({ path }) => ({
+      loader: "js",
+      contents: `let loaded
+const load = () => loaded ??= process.getBuiltinModule("node:module").createRequire(__filename)(${JSON.stringify(path)})
+module.exports = new Proxy(function () {}, {
+  construct: (_, args, newTarget) => Reflect.construct(load(), args, newTarget === module.exports ? load() : newTarget),
+  apply: (_, self, args) => Reflect.apply(load(), self, args),
+  get: (_, key) => load()[key]
+})`
+    }))
+  }
+}
+
+// Node 20's snapshot builder cannot load `node:http` and its kin (they fail or are unverified
+// there): they load at first use. Their functions are stand-ins that call the real one, so a
+// module may keep a reference at load (`http.createServer`); anything else is read at use.
+const deferredBuiltins = ["http", "https", "http2", "inspector", "dgram", "tls"]
+const builtinsOnFirstUse: Plugin = {
+  name: "builtins-on-first-use",
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^(node:)?(${deferredBuiltins.join("|")})$`) }, ({ path }) => ({ path: path.replace(/^node:/, ""), namespace: "builtins-on-first-use" }))
+    build.onLoad({ filter: /.*/, namespace: "builtins-on-first-use" }, async ({ path }) => {
+      const real = await import(`node:${path}`) as Record<string, unknown>
+      const keys = Object.keys(real).filter((key) => key !== "default")
+      const functions = keys.filter((key) => typeof real[key] === "function" && /^[a-z]/.test(key))
+      return {
+        loader: "js",
+        contents: `let loaded
+const load = () => loaded ??= process.getBuiltinModule("node:${path}")
+const functions = new Set(${JSON.stringify(functions)})
+for (const key of ${JSON.stringify(keys)}) {
+  const standIn = functions.has(key) ? function (...args) { return load()[key].apply(this, args) } : undefined
+  Object.defineProperty(exports, key, { enumerable: true, get: () => standIn ?? load()[key] })
+}`
+      }
     })
   }
 }
 
-// The server entry as one file: module loading is most of a cold start, so `npm start` runs a
-// bundle. Native addons stay external; CJS dependencies get a `require`. The entry's first line
-// (Node and its flags) stays first, and the file is executable: it is the `kassa` bin.
-export default defineConfig({
-  entry: { server: "src/server/main.ts" },
-  outDir: "dist",
-  format: ["esm"],
+const shared = {
   platform: "node",
   target: "node20",
   bundle: true,
-  noExternal: [/^(?!better-sqlite3|pg-native)/],
-  external: ["better-sqlite3", "pg-native"],
   splitting: false,
   sourcemap: true,
   clean: false,
   treeshake: true,
-  esbuildPlugins: [pgOnNode],
-  // Kassa's own packages from their sources (the `@kassa/source` export condition), not their builds.
-  esbuildOptions: (options) => {
-    options.conditions = ["@kassa/source", "module"]
+  outDir: "dist",
+  define: { KASSA_VERSION: JSON.stringify(JSON.parse(readFileSync("package.json", "utf8")).version) }
+} satisfies Options
+
+export default defineConfig([
+  // The server entry as one file: module loading is most of a cold start, so `npm start` runs a
+  // bundle. Native addons stay external; CJS dependencies get a `require`. The entry's first line
+  // (Node and its flags) stays first, and the file is executable: it is the `kassa` bin.
+  {
+    ...shared,
+    entry: { server: "src/server/main.ts" },
+    format: ["esm"],
+    noExternal: [/^(?!better-sqlite3|pg-native)/],
+    external: ["better-sqlite3", "pg-native"],
+    esbuildPlugins: [pgOnNode],
+    // Kassa's own packages from their sources (the `@kassa/source` export condition), not their builds.
+    esbuildOptions: (options) => {
+      options.conditions = ["@kassa/source", "module"]
+    },
+    onSuccess: async () => chmodSync("dist/server.js", 0o755),
+    banner: { js: "import { createRequire as __kassaCreateRequire } from 'node:module'; const require = __kassaCreateRequire(import.meta.url);" }
   },
-  define: { KASSA_VERSION: JSON.stringify(JSON.parse(readFileSync("package.json", "utf8")).version) },
-  onSuccess: async () => chmodSync("dist/server.js", 0o755),
-  banner: { js: "import { createRequire as __kassaCreateRequire } from 'node:module'; const require = __kassaCreateRequire(import.meta.url);" }
-})
+  // The same server as the one script a startup snapshot is built from (`scripts/bundle.mjs`
+  // builds `dist/server.blob` from it): CommonJS, every dependency inside but Node's own modules.
+  {
+    ...shared,
+    entry: { snapshot: "src/server/Snapshot.ts" },
+    format: ["cjs"],
+    outExtension: () => ({ js: ".cjs" }),
+    noExternal: [/^(?!pg-native)/],
+    external: ["pg-native"],
+    // tsup would otherwise leave every `node:` module to a `require` at load, before these plugins
+    removeNodeProtocol: false,
+    esbuildPlugins: [pgOnNode, snapshotClock, snapshotStartTime, nativeOnFirstUse, builtinsOnFirstUse],
+    esbuildOptions: (options) => {
+      options.conditions = ["@kassa/source", "module"]
+      options.define = { ...options.define, "import.meta.url": "__kassaBundleUrl" }
+    },
+    banner: { js: "var __kassaBundleUrl = require(\"node:url\").pathToFileURL(__filename).href;" }
+  }
+])

@@ -2,9 +2,12 @@
  * Cold start: Kassa restarted `n` times on an existing store, spawn → first 200 from `/health`,
  * and, as its baseline in the same run, `node -e 0` spawned `n` times, spawn → exit. Medians.
  */
-import { spawn } from "node:child_process"
+import { execFileSync, spawn } from "node:child_process"
+import * as path from "node:path"
 import { performance } from "node:perf_hooks"
-import { startKassa, stopProcess } from "./server.mjs"
+import { pathToFileURL } from "node:url"
+import { startDevKassa } from "./devServer.mjs"
+import { repoRoot, startKassa, stopProcess } from "./server.mjs"
 
 const median = (times) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]
 
@@ -32,4 +35,35 @@ export const emptyNodeStart = async ({ n }) => {
     times.push(performance.now() - t0)
   }
   return { times, median: median(times) }
+}
+
+// Dev helper: cold starts of one or two builds on one existing store, alternating, next to `node -e 0`.
+// node packages/testing/bench/coldStart.mjs pg|sqlite <rounds> <a> [b]
+// (<a>, <b>: bundles packages/http/dist/server-<a>.js and server-<b>.js)
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const [dialect = "sqlite", rounds = "5", ...labels] = process.argv.slice(2)
+  if (labels.length === 0) throw new Error("usage: coldStart.mjs pg|sqlite <rounds> <a> [b]")
+  const bundleOf = (label) => path.join(repoRoot, `packages/http/dist/server-${label}.js`)
+  process.env.KASSA_BUNDLE = bundleOf(labels[0])
+  const dev = await startDevKassa(dialect, { name: "coldstart" })
+  const dataDir = path.dirname(dev.server.proc.logFile)
+  await stopProcess(dev.server.proc)
+  const times = Object.fromEntries(labels.map((l) => [l, []]))
+  const node = []
+  try {
+    for (let round = 0; round < Number(rounds); round++) {
+      node.push(...(await emptyNodeStart({ n: 1 })).times)
+      for (const label of round % 2 === 0 ? labels : [...labels].reverse()) {
+        const server = await startKassa({ name: `cold-${label}`, dataDir, databaseUrl: dev.databaseUrl, script: bundleOf(label) })
+        times[label].push(server.startMs)
+        await stopProcess(server.proc)
+      }
+    }
+  } finally {
+    if (dev.database !== undefined) execFileSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-Atqc", `DROP DATABASE ${dev.database}`])
+  }
+  const summary = { dialect, node: +median(node).toFixed(1) }
+  for (const l of labels) summary[l] = { median: +median(times[l]).toFixed(1), ratioToNode: +(median(times[l]) / median(node)).toFixed(2), times: times[l].map((t) => Math.round(t)) }
+  if (labels.length === 2) summary.ratio = +(median(times[labels[1]]) / median(times[labels[0]])).toFixed(3)
+  console.log(JSON.stringify(summary))
 }

@@ -11,6 +11,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { performance } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
+import { serverArgs } from "../../http/scripts/launch.mjs"
 import { sleep } from "./load.mjs"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -56,8 +57,8 @@ export const freePort = () =>
 const hermetic = ["DATABASE_URL", "KASSA_DATA_DIR", "KASSA_SIGNING_KEY", "KASSA_VAULT_KEY", "KASSA_PUBLIC_URL", "PORT", "HOST", "KASSA_PROVISION_DEMO", "NODE_OPTIONS"]
 
 /**
- * Starts `node [--import watchdog] [...nodeArgs] script` with stdout/stderr appended to
- * `logFile`.
+ * Starts `node [--import watchdog] [...nodeArgs] [script]` with stdout/stderr appended to
+ * `logFile`. A start from a snapshot (`--snapshot-blob`) preloads nothing: no watchdog there.
  */
 export const spawnNode = ({ name, script, nodeArgs = [], env, logFile, cwd = repoRoot }) => {
   if (shuttingDown) throw new Error(`not starting ${name}: the bench is stopping`)
@@ -65,7 +66,8 @@ export const spawnNode = ({ name, script, nodeArgs = [], env, logFile, cwd = rep
   for (const k of hermetic) delete baseEnv[k]
   const fd = fs.openSync(logFile, "a")
   const startedAt = performance.now()
-  const child = spawn(process.execPath, ["--import", watchdogPath, ...nodeArgs, script], {
+  const watchdog = nodeArgs.includes("--snapshot-blob") ? [] : ["--import", watchdogPath]
+  const child = spawn(process.execPath, [...watchdog, ...nodeArgs, ...(script === undefined ? [] : [script])], {
     cwd,
     env: { ...baseEnv, ...env },
     stdio: ["ignore", fd, fd]
@@ -149,22 +151,10 @@ export const waitHealthy = async (proc, port, { timeoutMs = 60_000, intervalMs =
   throw new Error(`${proc.name} did not answer ${pathName} within ${timeoutMs} ms:\n${proc.logTail()}`)
 }
 
-/** The Node flags a script's first line gives (`#!/usr/bin/env -S node <flags>`): the server's own. */
-export const shebangNodeArgs = (script) => {
-  const fd = fs.openSync(script, "r")
-  try {
-    const head = Buffer.alloc(200)
-    const line = head.subarray(0, fs.readSync(fd, head, 0, head.length, 0)).toString().split("\n")[0]
-    const match = /^#!\/usr\/bin\/env -S node((?: +--?[\w-]+(?:=\S+)?)*) *$/.exec(line)
-    return match === null ? [] : match[1].trim().split(/ +/).filter(Boolean)
-  } finally {
-    fs.closeSync(fd)
-  }
-}
-
 /**
- * Starts the Kassa bundle on a fresh or existing data dir and waits for `/health`, with the Node
- * flags of the bundle's first line, as `npm start` runs it.
+ * Starts the Kassa bundle on a fresh or existing data dir and waits for `/health`, as `npm start`
+ * runs it: from its startup snapshot when one fits (`launch.mjs`), with the Node flags of the
+ * bundle's first line.
  * Resolves `{ proc, port, baseUrl, startMs, credentials }`.
  */
 export const startKassa = async ({ name, dataDir, databaseUrl, nodeArgs = [], env = {}, timeoutMs = 60_000, script = bundlePath }) => {
@@ -172,8 +162,7 @@ export const startKassa = async ({ name, dataDir, databaseUrl, nodeArgs = [], en
   const port = await freePort()
   const proc = spawnNode({
     name,
-    script,
-    nodeArgs: [...shebangNodeArgs(script), ...nodeArgs],
+    nodeArgs: serverArgs(script, nodeArgs),
     logFile: path.join(dataDir, "server.log"),
     env: {
       PORT: String(port),

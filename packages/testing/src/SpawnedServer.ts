@@ -1,6 +1,7 @@
 /**
- * The server binary as `npm start` runs it (the bundle, `packages/http/dist/server.js`, with its
- * first line's Node flags), in a child process: for behaviour only a whole process shows (a start,
+ * The server binary as `npm start` runs it (`packages/http/scripts/start.sh`: from the startup
+ * snapshot of the bundle `packages/http/dist/server.js` when one was built, else from the bundle,
+ * with its first line's Node flags), in a child process: for behaviour only a whole process shows (a start,
  * signals, exit). The environment is the test's: nothing of the shell's `DATABASE_URL`, `PORT`,
  * `HOST`, `NODE_OPTIONS`, `KASSA_*` or `OTEL_*`. Its stdout and stderr are kept.
  *
@@ -18,6 +19,9 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../
 
 /** @since 0.1.0 */
 export const bundlePath = path.join(repoRoot, "packages/http/dist/server.js")
+
+/** What `npm start` runs after the bundle step. @since 0.1.0 */
+export const startScript = path.join(repoRoot, "packages/http/scripts/start.sh")
 
 const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 
@@ -49,13 +53,6 @@ export const bundle = (): void => {
     fs.rmSync(lock, { recursive: true, force: true })
   }
   bundled = true
-}
-
-/** The Node flags of the bundle's first line (`#!/usr/bin/env -S node <flags>`). */
-const shebangFlags = (): Array<string> => {
-  const line = fs.readFileSync(bundlePath, "utf8").split("\n", 1)[0]!
-  const match = /^#!\/usr\/bin\/env -S node(.*)$/.exec(line)
-  return match === null ? [] : match[1]!.trim().split(/ +/).filter(Boolean)
 }
 
 /** A free TCP port on 127.0.0.1. @since 0.1.0 */
@@ -129,13 +126,14 @@ export interface Process {
 const shellVariables = /^(DATABASE_URL|PORT|HOST|NODE_OPTIONS|KASSA_.*|OTEL_.*)$/
 
 /**
- * Starts the bundle with `env` in `cwd`, whatever comes of it (a start may be refused).
+ * Starts the server with `env` in `cwd` by `launcher` (`startScript` by default), whatever comes
+ * of it (a start may be refused).
  *
  * @since 0.1.0
  */
-export const spawn = (env: Record<string, string>, cwd: string): Process => {
+export const spawn = (env: Record<string, string>, cwd: string, launcher: string = startScript): Process => {
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !shellVariables.test(name)))
-  const child = spawnChild(process.execPath, [...shebangFlags(), bundlePath], { cwd, env: { ...base, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawnChild(launcher, [], { cwd, env: { ...base, ...env }, stdio: ["ignore", "pipe", "pipe"] })
   let output = ""
   const waiters = new Set<() => void>()
   const onData = (chunk: Buffer) => {
@@ -205,6 +203,7 @@ export const start = async (options: {
   readonly databaseUrl?: string | undefined
   readonly env?: Record<string, string>
   readonly readyPath?: string
+  readonly launcher?: string
 }): Promise<Spawned> => {
   const port = await freePort()
   const server = spawn({
@@ -214,7 +213,7 @@ export const start = async (options: {
     KASSA_PROVISION_DEMO: "true",
     ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
     ...options.env
-  }, repoRoot)
+  }, repoRoot, options.launcher)
   let gone = false
   void server.exited.then(() => (gone = true))
   const deadline = performance.now() + 30_000

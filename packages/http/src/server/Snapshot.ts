@@ -1,0 +1,11 @@
+/**
+ * The entry of the server's startup snapshot (`dist/server.blob`, built by `scripts/bundle.mjs`):
+ * evaluating every module of the server is most of a cold start, so the snapshot holds the heap
+ * after it, and a start from it only runs the server.
+ *
+ * @since 0.1.0
+ */
+import { startupSnapshot } from "node:v8"
+import { run } from "./Start.js"
+
+startupSnapshot.setDeserializeMainFunction(run)

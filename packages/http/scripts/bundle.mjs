@@ -57,22 +57,25 @@ export const isStale = (output, sources) => {
 }
 
 /**
- * Builds the startup snapshot of `script` (`<script without .cjs>.blob` beside a copy named
- * `server.blob` for `dist/snapshot.cjs`) with the Node flags of the bundle's first line, and
- * records which Node built it. Answers whether it was built.
+ * Builds the startup snapshot of `script` (by default `dist/snapshot.cjs` into `dist/server.blob`)
+ * with the Node flags of the bundle's first line, and records which Node built it. Answers
+ * whether it was built.
  */
 export const buildSnapshot = (script = snapshotScript, blob = snapshotOf(bundle)) => {
-  fs.rmSync(blob, { force: true })
   fs.rmSync(stampOf(blob), { force: true })
-  const { status, stderr } = spawnSync(process.execPath, [...shebangFlags(bundle), "--snapshot-blob", blob, "--build-snapshot", script], {
+  // built aside and moved in: a server starting meanwhile reads the old file or the new one whole
+  const building = `${blob}.${process.pid}`
+  const { status, stderr } = spawnSync(process.execPath, [...shebangFlags(bundle), "--snapshot-blob", building, "--build-snapshot", script], {
     cwd: path.dirname(script),
     encoding: "utf8"
   })
   if (status !== 0) {
+    fs.rmSync(building, { force: true })
     fs.rmSync(blob, { force: true })
     process.stderr.write(`the startup snapshot was not built (the server will start from the bundle):\n${stderr}`)
     return false
   }
+  fs.renameSync(building, blob)
   fs.writeFileSync(stampOf(blob), JSON.stringify(nodeStamp()))
   return true
 }

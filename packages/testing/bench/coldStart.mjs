@@ -3,6 +3,7 @@
  * and, as its baseline in the same run, `node -e 0` spawned `n` times, spawn → exit. Medians.
  */
 import { execFileSync, spawn } from "node:child_process"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import { performance } from "node:perf_hooks"
 import { pathToFileURL } from "node:url"
@@ -37,7 +38,15 @@ export const emptyNodeStart = async ({ n }) => {
   return { times, median: median(times) }
 }
 
-// Dev helper: cold starts of one or two builds on one existing store, alternating, next to `node -e 0`.
+/** CPU time (ms, user + system) a process has used so far, from /proc (100 ticks a second). */
+const cpuMs = (pid) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+// Dev helper: cold starts of one or two builds on one existing store, alternating, next to
+// `node -e 0`: wall time to the first /health and the server's CPU time until then (steadier on
+// a loaded machine).
 // node packages/testing/bench/coldStart.mjs pg|sqlite <rounds> <a> [b]
 // (<a>, <b>: bundles packages/http/dist/server-<a>.js and server-<b>.js)
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
@@ -49,6 +58,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.reso
   const dataDir = path.dirname(dev.server.proc.logFile)
   await stopProcess(dev.server.proc)
   const times = Object.fromEntries(labels.map((l) => [l, []]))
+  const cpu = Object.fromEntries(labels.map((l) => [l, []]))
   const node = []
   try {
     for (let round = 0; round < Number(rounds); round++) {
@@ -56,6 +66,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.reso
       for (const label of round % 2 === 0 ? labels : [...labels].reverse()) {
         const server = await startKassa({ name: `cold-${label}`, dataDir, databaseUrl: dev.databaseUrl, script: bundleOf(label) })
         times[label].push(server.startMs)
+        cpu[label].push(cpuMs(server.proc.pid))
         await stopProcess(server.proc)
       }
     }
@@ -63,7 +74,12 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.reso
     if (dev.database !== undefined) execFileSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-Atqc", `DROP DATABASE ${dev.database}`])
   }
   const summary = { dialect, node: +median(node).toFixed(1) }
-  for (const l of labels) summary[l] = { median: +median(times[l]).toFixed(1), ratioToNode: +(median(times[l]) / median(node)).toFixed(2), times: times[l].map((t) => Math.round(t)) }
-  if (labels.length === 2) summary.ratio = +(median(times[labels[1]]) / median(times[labels[0]])).toFixed(3)
+  for (const l of labels) {
+    summary[l] = { median: +median(times[l]).toFixed(1), ratioToNode: +(median(times[l]) / median(node)).toFixed(2), cpuMs: median(cpu[l]), times: times[l].map((t) => Math.round(t)) }
+  }
+  if (labels.length === 2) {
+    summary.ratio = +(median(times[labels[1]]) / median(times[labels[0]])).toFixed(3)
+    summary.cpuRatio = +(median(cpu[labels[1]]) / median(cpu[labels[0]])).toFixed(3)
+  }
   console.log(JSON.stringify(summary))
 }

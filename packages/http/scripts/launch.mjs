@@ -39,14 +39,17 @@ export const shebangFlags = (script) => {
   }
 }
 
+/** Flags a start from a snapshot takes: a snapshot loads only with the V8 flags it was built with, and preloads nothing. */
+const snapshotTakes = (flag) => /^--cpu-prof(-[\w-]+)?(=.*)?$/.test(flag)
+
 /**
  * The arguments of `node` that start the server of `bundle`, with `nodeArgs` (more Node flags)
- * after the bundle's own: its snapshot when it fits (newer than the bundle, built by this Node),
- * else the bundle.
+ * after the bundle's own: its snapshot when it fits (newer than the bundle, built by this Node)
+ * and `nodeArgs` are only the CPU profiler's, else the bundle.
  */
 export const serverArgs = (bundle, nodeArgs = []) => {
   const blob = snapshotOf(bundle)
-  return snapshotFits(blob, bundle)
+  return snapshotFits(blob, bundle) && nodeArgs.every(snapshotTakes)
     ? [...shebangFlags(bundle), ...nodeArgs, "--snapshot-blob", blob]
     : [...shebangFlags(bundle), ...nodeArgs, bundle]
 }

@@ -4,8 +4,9 @@
 # bundle; with the Node flags of the bundle's first line either way (`launch.mjs` for the rest).
 dist="$(dirname "$0")/../dist"
 flags="$(head -n 1 "$dist/server.js" | sed -n 's|^#!/usr/bin/env -S node||p')"
-if [ -f "$dist/server.blob" ]; then
-  exec node $flags --snapshot-blob "$dist/server.blob" "$@"
+# A snapshot loads only with the V8 flags it was built with: none may come from NODE_OPTIONS.
+if [ -f "$dist/server.blob" ] && [ -z "$NODE_OPTIONS" ]; then
+  exec node $flags --snapshot-blob "$dist/server.blob"
 else
-  exec node $flags "$dist/server.js" "$@"
+  exec node $flags "$dist/server.js"
 fi

@@ -90,6 +90,20 @@ describe.each(Dialects.dialects())("the startup snapshot (%s)", (dialect) => {
       assert.strictEqual(path.resolve(args.at(-1)!), path.join(copy, "dist", "server.js"))
       yield* answersCorrectly(server)
     }).pipe(Effect.scoped), 120_000)
+
+  it.live("with V8 flags in NODE_OPTIONS (a snapshot loads only with its own), npm start starts the bundle", () =>
+    Effect.gen(function*() {
+      const { dataDir, database } = yield* TestDatabase.acquire(dialect)
+      const server = yield* started({
+        dataDir,
+        ...(database._tag === "pg" ? { databaseUrl: database.url } : {}),
+        env: { NODE_OPTIONS: "--max-old-space-size=512" }
+      })
+      const args = commandLine(server.child.pid!)
+      assert.notInclude(args, "--snapshot-blob")
+      assert.strictEqual(path.resolve(args.at(-1)!), SpawnedServer.bundlePath)
+      yield* answersCorrectly(server)
+    }).pipe(Effect.scoped), 120_000)
 })
 
 describe("which start the bench and the tests spawn", () => {
@@ -106,6 +120,8 @@ describe("which start the bench and the tests spawn", () => {
       fs.writeFileSync(stampOf(blob), JSON.stringify(nodeStamp()))
       at(blob, 2_000)
       assert.deepStrictEqual(serverArgs(bundle, ["--cpu-prof"]), ["--max-semi-space-size=32", "--cpu-prof", "--snapshot-blob", blob])
+      // V8 flags of its own or a preload: the bundle
+      assert.deepStrictEqual(serverArgs(bundle, ["--max-old-space-size=512"]), ["--max-semi-space-size=32", "--max-old-space-size=512", bundle])
       at(bundle, 3_000)
       assert.deepStrictEqual(serverArgs(bundle), ["--max-semi-space-size=32", bundle])
       at(blob, 4_000)

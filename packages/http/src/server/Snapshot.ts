@@ -8,4 +8,9 @@
 import { startupSnapshot } from "node:v8"
 import { run } from "./Start.js"
 
+// The builder runs without `Error.stackTraceLimit`: Effect's modules, which save and restore it
+// while loading, leave it `undefined`, and every error of the server would have no stack.
+// Removed, it is installed again when the snapshot starts.
+if (Error.stackTraceLimit === undefined) delete (Error as { stackTraceLimit?: number }).stackTraceLimit
+
 startupSnapshot.setDeserializeMainFunction(run)

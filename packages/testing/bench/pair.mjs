@@ -2,7 +2,8 @@
 // with its own load generator, so both meet the same machine: on a machine other work loads,
 // the ratio of their CPU per request swings less than figures taken minutes apart. The order
 // of starting alternates by round.
-// node packages/testing/bench/pair.mjs pg|sqlite <seconds> <a> <b> [rounds] [invoice|flows|webhooks|drain]
+// node packages/testing/bench/pair.mjs pg|sqlite <seconds> <a> <b> [rounds] [invoice|flows|read|webhooks|drain]
+// (read: getInvoiceByID over 2,000 invoices each build creates first)
 // (webhooks: the webhook scenario's paced phase after a 3 s one, 2 hooks, WEBHOOK_RATE invoices/s each, default 150;
 // its CPU per op is per invoice with its notifications; drain: a burst of invoices for <seconds> queues
 // notifications for 2 hooks, then the CPU per notification sent after the burst, while nothing else runs)
@@ -10,11 +11,11 @@
 // `otherCores` counts the other build's server and load too)
 import * as path from "node:path"
 import { databaseCpuMs, startDevKassa } from "./devServer.mjs"
-import { createInvoiceScenario, flowScenario, webhookDrain, webhookScenario } from "./scenarios.mjs"
+import { createInvoiceScenario, flowScenario, readScenario, webhookDrain, webhookScenario } from "./scenarios.mjs"
 import { repoRoot } from "./server.mjs"
 
 const [dialect = "pg", seconds = "10", a, b, rounds = "1", mode = "invoice"] = process.argv.slice(2)
-if (a === undefined || b === undefined) throw new Error("usage: pair.mjs pg|sqlite <seconds> <a> <b> [rounds] [invoice|flows|webhooks|drain]")
+if (a === undefined || b === undefined) throw new Error("usage: pair.mjs pg|sqlite <seconds> <a> <b> [rounds] [invoice|flows|read|webhooks|drain]")
 const durationMs = Number(seconds) * 1000
 const webhooks = async (server) => {
   const phase = (ms) =>
@@ -29,11 +30,17 @@ const drain = async (server, database) => {
   const r = await webhookDrain(server, { hooks: 2, burstMs: durationMs, databaseCpuMs: database && (() => databaseCpuMs(database)) })
   return { ...r, rate: r.drainRate, failed: r.expected - r.unique }
 }
+const read = async (server) => {
+  const { ids } = await createInvoiceScenario(server, { connections: 16, durationMs: 4000, warmupMs: 0, collectIds: 2000 })
+  return readScenario(server, { connections: 16, durationMs, warmupMs: 3000, ids, pathFor: (id) => `/v2/processing/invoices/${id}` })
+}
 const run = (server, database) =>
   mode === "drain"
     ? drain(server, database)
     : mode === "flows"
     ? flowScenario(server, { concurrency: 8, durationMs, warmupMs: 2000, pollMs: 20, maxFlowMs: 15_000 })
+    : mode === "read"
+    ? read(server)
     : mode === "webhooks"
     ? webhooks(server)
     : createInvoiceScenario(server, { connections: 16, durationMs, warmupMs: 3000 })

@@ -16,6 +16,8 @@ import { Statements } from "@kassa/adapters"
 import { Deadline, Errors, RequestDeadline } from "@kassa/core"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import * as HashMap from "effect/HashMap"
 import * as Option from "effect/Option"
 import { KassaApi } from "../api/KassaApi.js"
 import * as AccessLog from "./AccessLog.js"
@@ -243,9 +245,13 @@ export const make = Effect.gen(function*() {
     }
     const handled = RequestBody.present(request) ? withBody(request, refuse, serve) : serve(request, "")
 
-    return (wallet ? Effect.catchAllCause(handled, WalletWire.recover(started.operation)) : handled).pipe(
-      Effect.catchAllCause(recover(original)),
-      Effect.annotateLogs("requestId", started.requestId)
+    // The request id annotates the logs of the request's fiber, which ends with the request:
+    // `Effect.annotateLogs` around it would cost a scope of its own.
+    return Effect.zipRight(
+      FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set("requestId", started.requestId as unknown)),
+      (wallet ? Effect.catchAllCause(handled, WalletWire.recover(started.operation)) : handled).pipe(
+        Effect.catchAllCause(recover(original))
+      )
     ) as Handled<unknown, R>
   }
 

@@ -23,6 +23,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
 import { nextTurn } from "../../internal/realTime.js"
+import * as Locals from "./locals.js"
 import { type Direct, heldWrites } from "./writes.js"
 
 interface Group {
@@ -106,10 +107,8 @@ export const make = (
     const inSavepoint = <A, E, R>(g: Group, effect: Effect.Effect<A, E, R>, restore: <X, Y, Z>(e: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>) => {
       const direct: Direct = { sql, conn: g.conn, wrote: false }
       return run(g.conn, "SAVEPOINT kassa_unit").pipe(
-        Effect.zipRight(Effect.exit(restore(
-          // Each unit has its own `Direct`: whether it wrote is its own.
-          Effect.locally(Effect.provideService(effect, SqlClient.TransactionConnection, [g.conn, 1]), heldWrites, direct)
-        ))),
+        // Each unit has its own `Direct`: whether it wrote is its own.
+        Effect.zipRight(Locals.exitWith((context) => [Locals.connection(context, g.conn, 1), [heldWrites, direct]], restore(effect))),
         Effect.tap((exit) =>
           Exit.isSuccess(exit)
             ? run(g.conn, "RELEASE kassa_unit")

@@ -13,6 +13,7 @@ import type * as Statement from "@effect/sql/Statement"
 import * as Contention from "@kassa/core/Contention"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
+import { rows } from "./reads.js"
 import { change, touchingOnly, transactionLocks } from "./writes.js"
 
 const lockKey = (table: string, key: string, version: unknown) => `${table}/${key}/${Number(version)}`
@@ -29,7 +30,7 @@ export const find = <A extends object>(
 ): Effect.Effect<ReadonlyArray<A>, SqlError> =>
   Effect.flatMap(Effect.zip(FiberRef.get(Contention.current), transactionLocks), ([contended, locks]) =>
     !contended || locks === undefined
-      ? statement(sql.literal(""))
+      ? rows(statement(sql.literal("")))
       : Effect.tap(touchingOnly(table)(statement(sql.literal("FOR UPDATE"))), (rows) => {
         const row = rows[0] as { readonly version?: unknown } | undefined
         if (row !== undefined) locks.add(lockKey(table, key, row.version))

@@ -27,6 +27,7 @@ import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Batcher from "./batcher.js"
+import * as Locals from "./locals.js"
 import { currentWork, withWork } from "./Statements.js"
 
 /** @internal A statement as built: its own CTEs (named), and the statement that uses them. */
@@ -348,10 +349,16 @@ const flushBefore = (prior: Option.Option<Statement.Statement.Transformer>): Sta
   return Object.assign(transformer, { [flushing]: true })
 }
 
-/** `effect` with `flushBefore` as the statement transformer, unless the one there (`prior`) already flushes. */
+/** `flushBefore` over the statement transformer there (`prior`), unless that one already flushes. */
+const flushingOver = (prior: Option.Option<Statement.Statement.Transformer>): Option.Option<Statement.Statement.Transformer> =>
+  Option.isSome(prior) && flushing in prior.value ? prior : Option.some(flushBefore(prior))
+
+/** `effect` with `flushingOver(prior)` as the statement transformer. */
 const withFlushBefore = (prior: Option.Option<Statement.Statement.Transformer>) =>
-<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Option.isSome(prior) && flushing in prior.value ? effect : Statement.withTransformer(effect, flushBefore(prior))
+<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+  const transformer = flushingOver(prior)
+  return transformer === prior ? effect : Effect.locally(effect, Statement.currentTransformer, transformer)
+}
 
 const makeHeld = (sql: SqlClient.SqlClient): Held => ({
   sql,
@@ -405,27 +412,29 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
 <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
   Effect.withFiberRuntime<A, E | SqlError, R>((fiber) => {
     const outer = fiber.getFiberRef(heldWrites)
-    const flushingBefore = withFlushBefore(fiber.getFiberRef(Statement.currentTransformer))
+    const prior = fiber.getFiberRef(Statement.currentTransformer)
     if (Context.getOption(fiber.getFiberRef(FiberRef.currentContext), SqlClient.TransactionConnection)._tag === "Some") {
       const inner = sql.withTransaction(Effect.suspend(() => {
         const held = makeHeld(sql)
         return Effect.locally(Effect.tap(effect, () => flush(held)), heldWrites, held)
       }))
-      return flushingBefore(
+      return withFlushBefore(prior)(
         inTransaction(outer) ? Effect.zipRight(flush(outer), Effect.ensuring(inner, Effect.sync(() => outer.memo.clear()))) : inner
       )
     }
-    return Effect.uninterruptibleMask((restore) =>
+    const run = Effect.uninterruptibleMask((restore) =>
       Effect.flatMap(Scope.make(), (scope) => {
         const { lazy, opened } = lazyConnection(sql, scope)
         const held = makeHeld(sql)
-        return restore(effect).pipe(
+        return Locals.exitWith(
+          (context) => [
+            Locals.connection(context, lazy, 0),
+            [heldWrites, held],
+            [Statement.currentTransformer, flushingOver(prior)]
+          ],
           // once open, the held writes go inside it; else they are the unit's, sent below
-          Effect.tap(() => opened() === undefined ? Effect.void : flush(held)),
-          Effect.provideService(SqlClient.TransactionConnection, [lazy, 0]),
-          Effect.locally(heldWrites, held),
-          flushingBefore,
-          Effect.exit,
+          Effect.tap(restore(effect), () => opened() === undefined ? Effect.void : flush(held))
+        ).pipe(
           Effect.flatMap((exit) => {
             const conn = opened()
             const end: Effect.Effect<void, SqlError> = conn !== undefined
@@ -440,5 +449,9 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
           })
         )
       })
-    ).pipe(Effect.withSpan("sql.transaction", { kind: "client", captureStackTrace: false }))
+    )
+    // a span costs a scope and a copy of the context even when the fiber does not trace
+    return fiber.getFiberRef(FiberRef.currentTracerEnabled)
+      ? Effect.withSpan(run, "sql.transaction", { kind: "client", captureStackTrace: false })
+      : run
   })

@@ -12,7 +12,9 @@ import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { type Authenticator, Principal } from "@kassa/core"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
@@ -81,9 +83,15 @@ export const make = (
       )
     })
 
+  // The principal is set on the request's fiber, which ends with the request: providing it
+  // around `run` would cost a scope of its own.
   return (read, parts, now) =>
     Effect.flatMap(
       Auth.merchant(Auth.authenticateRequest(authenticator, read, (read.headers.authorization ?? "").slice(bearerLength))),
-      (principal) => Effect.provideService(run(read, parts, now), Principal.CurrentPrincipal, principal)
+      (principal) =>
+        Effect.zipRight(
+          FiberRef.update(FiberRef.currentContext, Context.add(Principal.CurrentPrincipal, principal)),
+          run(read, parts, now) as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>
+        )
     )
 }

@@ -1,0 +1,99 @@
+import { assert, layer } from "@effect/vitest"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Statement from "@effect/sql/Statement"
+import { RandomIds } from "@kassa/adapters"
+import { EventLog } from "@kassa/core/ports/EventLog"
+import { Transactions } from "@kassa/core/ports/Transactions"
+import { Dialects, TestKassa } from "@kassa/testing"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import { opens, rows } from "../src/sql/driver/reads.js"
+
+/** `effect` as the server runs it: without tracing. */
+const untraced = Effect.withTracerEnabled(false)
+
+/** Runs `effect` with a transformer that records the statements it sees. */
+const seen = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.suspend(() => {
+    const texts: Array<string> = []
+    return effect.pipe(
+      Statement.withTransformer((statement) => {
+        texts.push(statement.compile()[0])
+        return Effect.succeed(statement)
+      }),
+      Effect.map((a) => [a, texts] as const)
+    )
+  })
+
+const eventsOf = (sql: SqlClient.SqlClient, aggregateID: string) =>
+  sql<{ aggregateId: string; id: unknown }>`SELECT aggregate_id, id FROM events
+    WHERE aggregate_type = 'invoice' AND aggregate_id = ${aggregateID} ORDER BY id`
+
+const append = (aggregateID: string, change: string) =>
+  Effect.flatMap(EventLog, (log) => log.append({ aggregateType: "invoice", aggregateID, partyID: "p", changes: [change] }))
+
+for (const dialect of Dialects.dialects()) {
+  layer(TestKassa.layer(dialect, { webhooks: { run: false } }), { timeout: "60 seconds" })(`Reads [${dialect}]`, (it) => {
+    it.effect("the client's statements are ones the driver runs itself", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        assert.isTrue(opens(sql`SELECT 1`))
+      }))
+
+    it.effect("a read answers the rows and row names the client answers, traced or not", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const x = `inv-${RandomIds.make()}`
+        yield* append(x, "a")
+        yield* append(x, "b")
+        const direct = yield* untraced(rows(eventsOf(sql, x)))
+        assert.deepStrictEqual(direct.map((r) => [r.aggregateId, Number(r.id)]), [[x, 1], [x, 2]])
+        assert.deepStrictEqual(yield* rows(eventsOf(sql, x)), yield* eventsOf(sql, x))
+        assert.deepStrictEqual(direct, yield* untraced(eventsOf(sql, x)))
+      }))
+
+    it.effect("a statement transformer (statement counting) still sees every read", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const [, texts] = yield* untraced(seen(rows(sql`SELECT 1 AS one`)))
+        assert.deepStrictEqual(texts.map((t) => t.trim()), ["SELECT 1 AS one"])
+      }))
+
+    it.effect("inside a transaction a read runs on its connection and sees its writes", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const tx = yield* Transactions
+        const x = `inv-${RandomIds.make()}`
+        yield* append(x, "a")
+        const inside = yield* untraced(tx.withTransaction(Effect.zipRight(append(x, "b"), rows(eventsOf(sql, x)))))
+        assert.strictEqual(inside.length, 2)
+      }))
+
+    it.effect("outside a transaction a read does not see another fiber's uncommitted writes", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const tx = yield* Transactions
+        const x = `inv-${RandomIds.make()}`
+        yield* append(x, "a")
+        const written = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        // a read first opens the transaction; the write is then sent before the next read
+        const writer = yield* Effect.fork(tx.withTransaction(Effect.gen(function*() {
+          yield* rows(eventsOf(sql, x))
+          yield* append(x, "b")
+          yield* rows(eventsOf(sql, x))
+          yield* Deferred.succeed(written, undefined)
+          yield* Deferred.await(release)
+        })))
+        yield* Deferred.await(written)
+        const outside = yield* untraced(rows(eventsOf(sql, x))).pipe(Effect.fork)
+        // SQLite's one connection: the read waits for the transaction; PostgreSQL's reads its snapshot
+        if (dialect === "pg") assert.strictEqual((yield* Fiber.join(outside)).length, 1)
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.join(writer)
+        if (dialect === "sqlite") assert.strictEqual((yield* Fiber.join(outside)).length, 2)
+        assert.strictEqual((yield* untraced(rows(eventsOf(sql, x)))).length, 2)
+      }))
+  })
+}

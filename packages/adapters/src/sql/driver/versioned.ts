@@ -4,8 +4,10 @@
  * core's `Contention.expected` keeps its row for the transaction (`FOR UPDATE`), without waiting
  * for the transaction's held writes to other tables. An update of a row so kept, at the version
  * read, cannot lose: its answer is known, so it is held back with the transaction's other writes.
- * Elsewhere (SQLite's one writer, or no transaction) reads lock nothing and updates answer
- * whether the version still matched.
+ * Any other update in a transaction of a command that runs again on a lost race (core's
+ * `Contention.retried`) is held back too, checked as it is sent (`writes.checked`). Elsewhere
+ * (SQLite's one writer, or no transaction) reads lock nothing and updates answer whether the
+ * version still matched.
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -13,7 +15,7 @@ import type * as Statement from "@effect/sql/Statement"
 import * as Contention from "@kassa/core/Contention"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
-import { change, touchingOnly, transactionLocks } from "./writes.js"
+import { change, checked, checksDeferred, touchingOnly, transactionLocks, writeAll } from "./writes.js"
 
 const lockKey = (table: string, key: string, version: unknown) => `${table}/${key}/${Number(version)}`
 
@@ -48,10 +50,12 @@ export const update = (
   versions: { readonly expected: number; readonly next: number },
   statement: (returning: Statement.Fragment) => Statement.Statement<unknown>
 ): Effect.Effect<boolean> =>
-  Effect.flatMap(transactionLocks, (locks) => {
+  Effect.flatMap(Effect.zip(transactionLocks, checksDeferred), ([locks, deferred]) => {
     if (locks !== undefined && locks.delete(lockKey(table, key, versions.expected))) {
       locks.add(lockKey(table, key, versions.next))
       return Effect.as(change(sql, table, statement(sql.literal(""))), true)
     }
+    // the command runs again if the version had changed: checked when sent, with the other writes
+    if (deferred) return Effect.as(writeAll(sql, [checked(table, statement(sql.literal("RETURNING 1")))]), true)
     return statement(sql.literal("RETURNING 1")).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
   })

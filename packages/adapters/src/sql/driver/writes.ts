@@ -16,6 +16,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type * as SqlConnection from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
+import * as Contention from "@kassa/core/Contention"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -50,6 +51,11 @@ export interface Write {
    * rows of the table may then share its statement.
    */
   readonly rows?: ReadonlyArray<string> | undefined
+  /**
+   * An update at a version read, whose statement returns a row when it wrote one: the statement
+   * it goes in fails (the whole of it) when it wrote none (`checked`).
+   */
+  readonly checked?: true | undefined
   readonly build: (name: (local: string) => string) => Built
 }
 
@@ -67,6 +73,18 @@ export const changing = (table: string, statement: Statement.Statement<unknown>)
   build: () => ({ ctes: [], main: statement })
 })
 
+/**
+ * @internal
+ * An update of `table` at a version read (`statement` returns a row when it wrote one), sent with
+ * the transaction's other writes: their statement fails, writing nothing, when it wrote none.
+ */
+export const checked = (table: string, statement: Statement.Statement<unknown>): Write => ({
+  kind: "change",
+  tables: [table],
+  checked: true,
+  build: () => ({ ctes: [], main: statement })
+})
+
 /** @internal `write`, declared to write only `rows` of its one table (keys, as `kind/subject`). */
 export const ofRows = (write: Write, rows: ReadonlyArray<string>): Write => ({ ...write, rows })
 
@@ -79,6 +97,13 @@ export interface Held {
   readonly rows: Map<string, Set<string> | "any">
   /** Whether a write was held here (sent since or not). */
   wrote: boolean
+  /**
+   * Whether the transaction's command runs again on a `Contention.Conflict` (core's
+   * `Contention.retried` as it opened): its versioned updates may then be `checked` writes.
+   */
+  readonly retried: boolean
+  /** How many `checked` writes are held: they wait past no statement (see `flushBefore`). */
+  checks: number
   /** The rows the transaction keeps (read `FOR UPDATE`), as `table/key/version`. */
   readonly locked: Set<string>
   /**
@@ -124,6 +149,7 @@ const alone = (sql: SqlClient.SqlClient, write: Write): Statement.Statement<unkn
  * around it, and its parts see one snapshot.
  */
 const combine = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Statement.Statement<unknown> => {
+  if (writes.some((write) => write.checked)) return combineChecked(sql, writes)
   if (writes.length === 1) return alone(sql, writes[0]!)
   const ctes: Array<readonly [string, Statement.Fragment]> = []
   let last: Statement.Statement<unknown> | undefined
@@ -136,8 +162,32 @@ const combine = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Statem
   return sql`WITH ${ctesOf(sql, ctes)} ${last!}`
 }
 
-const sendCombined = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Effect.Effect<void, SqlError> =>
-  Effect.asVoid(combine(sql, writes))
+/**
+ * The writes as one statement whose every write is a CTE, and whose main query divides by the
+ * rows each `checked` write returned: the main query runs first, so the checked updates (and
+ * their row locks) come before the other writes, and one that wrote nothing fails the statement
+ * (division by zero) before they run. A constant 1/0 would fail when planned; a count cannot.
+ */
+const combineChecked = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Statement.Statement<unknown> => {
+  const ctes: Array<readonly [string, Statement.Fragment]> = []
+  const counts: Array<Statement.Fragment> = []
+  writes.forEach((write, i) => {
+    const built = write.build((local) => `w${i}_${local}`)
+    ctes.push(...built.ctes, [`w${i}`, built.main])
+    if (write.checked) counts.push(sql`(SELECT count(*) FROM ${sql.literal(`w${i}`)})`)
+  })
+  return sql`WITH ${ctesOf(sql, ctes)} SELECT 1 / (${sql.join(" * ", false)(counts)}) AS checked`
+}
+
+/** PostgreSQL's division_by_zero: only `combineChecked` divides. */
+const checkFailed = (error: SqlError): boolean => (error.cause as { readonly code?: unknown } | undefined)?.code === "22012"
+
+const sendCombined = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Effect.Effect<void, SqlError> => {
+  const sent = Effect.asVoid(combine(sql, writes))
+  return writes.some((write) => write.checked)
+    ? Effect.catchIf(sent, checkFailed, () => Effect.die(new Contention.Conflict()))
+    : sent
+}
 
 /**
  * A write on a unit's own connection. Traced, it has its span as any statement has; statement
@@ -168,6 +218,7 @@ const flush = (held: Held): Effect.Effect<void> =>
     const writes = held.writes.splice(0)
     held.tables.clear()
     held.rows.clear()
+    held.checks = 0
     return Effect.orDie(sendCombined(held.sql, writes))
   })
 
@@ -182,6 +233,7 @@ const hold = (held: Held, writes: ReadonlyArray<Write>): Effect.Effect<void> =>
     held.wrote = true
     const push = Effect.sync(() => {
       held.writes.push(...writes)
+      for (const write of writes) if (write.checked) held.checks++
       for (const write of writes) {
         for (const table of write.tables) {
           held.tables.add(table)
@@ -249,6 +301,16 @@ export const hasWritten: Effect.Effect<boolean> = Effect.map(FiberRef.get(heldWr
 export const transactionLocks: Effect.Effect<Set<string> | undefined> = Effect.map(
   FiberRef.get(heldWrites),
   (held) => inTransaction(held) ? held.locked : undefined
+)
+
+/**
+ * @internal
+ * Whether the enclosing PostgreSQL transaction's versioned updates may be `checked` writes (its
+ * command runs again on a `Contention.Conflict`).
+ */
+export const checksDeferred: Effect.Effect<boolean> = Effect.map(
+  FiberRef.get(heldWrites),
+  (held) => inTransaction(held) && held.retried
 )
 
 /**
@@ -323,10 +385,14 @@ export const touchingOnly = (...tables: ReadonlyArray<string>) => <S extends Sta
   return statement
 }
 
-/** Whether `statement` may run before the writes `held` holds. */
+/**
+ * Whether `statement` may run before the writes `held` holds. A `checked` write waits past none:
+ * its row's lock would come after the locks the statement may take, out of the order other
+ * transactions take them in.
+ */
 const independent = (statement: Statement.Statement<unknown>, held: Held): boolean => {
   const tables = confined.get(statement)
-  return tables !== undefined && !tables.some((table) => held.tables.has(table))
+  return held.checks === 0 && tables !== undefined && !tables.some((table) => held.tables.has(table))
 }
 
 const flushing = Symbol.for("kassa/writes/flushing")
@@ -353,12 +419,14 @@ const withFlushBefore = (prior: Option.Option<Statement.Statement.Transformer>) 
 <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Option.isSome(prior) && flushing in prior.value ? effect : Statement.withTransformer(effect, flushBefore(prior))
 
-const makeHeld = (sql: SqlClient.SqlClient): Held => ({
+const makeHeld = (sql: SqlClient.SqlClient, retried: boolean): Held => ({
   sql,
   writes: [],
   tables: new Set(),
   rows: new Map(),
   wrote: false,
+  retried,
+  checks: 0,
   locked: new Set(),
   memo: new Map()
 })
@@ -408,7 +476,7 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
     const flushingBefore = withFlushBefore(fiber.getFiberRef(Statement.currentTransformer))
     if (Context.getOption(fiber.getFiberRef(FiberRef.currentContext), SqlClient.TransactionConnection)._tag === "Some") {
       const inner = sql.withTransaction(Effect.suspend(() => {
-        const held = makeHeld(sql)
+        const held = makeHeld(sql, false)
         return Effect.locally(Effect.tap(effect, () => flush(held)), heldWrites, held)
       }))
       return flushingBefore(
@@ -418,8 +486,10 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
     return Effect.uninterruptibleMask((restore) =>
       Effect.flatMap(Scope.make(), (scope) => {
         const { lazy, opened } = lazyConnection(sql, scope)
-        const held = makeHeld(sql)
+        const held = makeHeld(sql, fiber.getFiberRef(Contention.retried))
         return restore(effect).pipe(
+          // (a transaction opened inside is not the command's)
+          Effect.locally(Contention.retried, false),
           // once open, the held writes go inside it; else they are the unit's, sent below
           Effect.tap(() => opened() === undefined ? Effect.void : flush(held)),
           Effect.provideService(SqlClient.TransactionConnection, [lazy, 0]),

@@ -12,6 +12,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
 import * as Model from "@kassa/core/ledger/LedgerModel"
 import { type AccountKey, type Balance, type Batch, Ledger, type Plan, type PlanState, type Posting } from "@kassa/core/ports/Ledger"
 import * as Effect from "effect/Effect"
@@ -21,7 +22,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { rowLock } from "./internal/locks.js"
 import { BoolColumn, IntColumn, JsonColumn, opt, reader, toJson } from "./internal/rows.js"
-import { changing, inserting, touchingOnly, transactionMemo, writeAll } from "./sql/driver/writes.js"
+import { changing, inserting, touchingOnly, transactionMemo, withHeldWrites, writeAll } from "./sql/driver/writes.js"
 
 /** A `ledger_accounts` row, as the ledger's reads name its columns. */
 const AccountRow = Schema.Struct({
@@ -154,7 +155,8 @@ export const layer = Layer.effect(
 
     // The ledger's statements touch its own tables only: a transaction's held writes to others
     // (an invoice, an event) may wait past them.
-    const ledgerOnly = touchingOnly("ledger_plans", "ledger_batches", "ledger_accounts")
+    const ledgerTables = ["ledger_plans", "ledger_batches", "ledger_accounts"]
+    const ledgerOnly = touchingOnly(...ledgerTables)
 
     /** The plan's state and batches, one read; on PostgreSQL the plan row is locked (and kept). */
     const readPlan = (planID: string, lock: boolean): Effect.Effect<Option.Option<HeldPlan>, SqlError> =>
@@ -212,10 +214,19 @@ export const layer = Layer.effect(
     const openLocking = (planID: string, ids: ReadonlyArray<number>) =>
       sql.onDialectOrElse({
         pg: () =>
-          ids.length === 0 ? Effect.succeedNone : ledgerOnly(sql`WITH opened AS (
-              INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })} ON CONFLICT DO NOTHING RETURNING id)
+          ids.length === 0 ? Effect.succeedNone : withHeldWrites(sql, ledgerTables, (along) => {
+            const opened = sql`opened AS (
+              INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })} ON CONFLICT DO NOTHING RETURNING id)`
+            const exists = sql`EXISTS (SELECT 1 FROM opened)`
+            const locking = (ctes: Statement.Fragment, condition: Statement.Fragment) =>
+              sql`WITH ${ctes}
             SELECT id, currency, own, min_diff, max_diff FROM ledger_accounts
-            WHERE id IN ${sql.in(ids)} AND EXISTS (SELECT 1 FROM opened) ORDER BY id FOR UPDATE`).pipe(
+            WHERE id IN ${sql.in(ids)} AND ${condition} ORDER BY id FOR UPDATE`
+            // the guard first (CASE decides the order): the checked writes lock their rows before the plan's
+            return along === undefined
+              ? ledgerOnly(locking(opened, exists))
+              : locking(sql`${along.ctes}, ${opened}`, sql`CASE WHEN ${along.guard} THEN ${exists} END`)
+          }).pipe(
             Effect.map((rows) => rows.length === 0 ? Option.none<ReadonlyMap<number, Model.AccountState>>() : Option.some(accountsById(rows)))
           ),
         orElse: () => Effect.succeedNone

@@ -271,6 +271,41 @@ for (const dialect of Dialects.dialects()) {
         }
       }))
 
+    it.effect("a retried command's checked update goes with its next locking read (a ledger hold), run before its locks", () =>
+      Effect.gen(function*() {
+        const { tx, x } = yield* fresh
+        const invoices = yield* InvoiceRepository
+        const ledger = yield* Ledger
+        const invoice = invoiceOf(x)
+        yield* invoices.insert(invoice)
+        const from = yield* ledger.account({ kind: "provider", currency: "RUB" })
+        const to = yield* ledger.account({ kind: "system", currency: "RUB" })
+        const command = (plan: string, expected: number) =>
+          counted(Effect.locally(
+            tx.withTransaction(Effect.gen(function*() {
+              yield* invoices.update({ ...invoice, status: "paid", version: expected + 1 }, expected)
+              yield* ledger.hold(plan, { id: 1, postings: [{ from, to, amount: 10, currency: "RUB", description: "held" }] })
+            })),
+            Contention.retried,
+            true
+          ))
+        const [, texts] = yield* command(`plan-${x}-1`, 1)
+        assert.isTrue(Option.isSome(yield* ledger.plan(`plan-${x}-1`)))
+        if (dialect === "pg") {
+          // the update with the plan's opening and its accounts' locks; the batch and the accounts' moves
+          assert.strictEqual(texts.length, 2, texts.join("\n---\n"))
+          assert.match(texts[0]!, /UPDATE invoices[\s\S]*INSERT INTO ledger_plans[\s\S]*FOR UPDATE/)
+        }
+        // a command that read version 1 too: its hold's read fails, and nothing of it is written
+        const lost = yield* Effect.exit(command(`plan-${x}-2`, 1))
+        if (dialect === "pg") {
+          assert.isTrue(Exit.isFailure(lost) && Option.exists(Cause.dieOption(lost.cause), (d) => d instanceof Contention.Conflict))
+          assert.isTrue(Option.isNone(yield* ledger.plan(`plan-${x}-2`)))
+        }
+        const stored = Option.getOrThrow(yield* invoices.findByIdUnscoped(x))
+        assert.deepStrictEqual([stored.status, stored.version], ["paid", 2])
+      }))
+
     it.effect("a nested transaction reads what the outer one holds", () =>
       Effect.gen(function*() {
         const { log, tx, x } = yield* fresh

@@ -15,27 +15,35 @@ import type * as Statement from "@effect/sql/Statement"
 import * as Contention from "@kassa/core/Contention"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
-import { change, checked, checksDeferred, touchingOnly, transactionLocks, writeAll } from "./writes.js"
+import { change, checked, checksDeferred, touchingOnly, transactionLocks, withHeldWrites, writeAll } from "./writes.js"
 
 const lockKey = (table: string, key: string, version: unknown) => `${table}/${key}/${Number(version)}`
 
 /**
  * @internal
- * Reads the row `key` of `table` with `statement`, given the locking clause to end it with.
+ * Reads the row `key` of `table` with `statement`, a `SELECT … WHERE …` given what ends it: a
+ * condition (`AND …`) and the locking clause when it locks. A locking read takes the
+ * transaction's checked writes along (`withHeldWrites`).
  */
 export const find = <A extends object>(
   sql: SqlClient.SqlClient,
   table: string,
   key: string,
-  statement: (lock: Statement.Fragment) => Statement.Statement<A>
+  statement: (end: Statement.Fragment) => Statement.Statement<A>
 ): Effect.Effect<ReadonlyArray<A>, SqlError> =>
   Effect.flatMap(Effect.zip(FiberRef.get(Contention.current), transactionLocks), ([contended, locks]) =>
     !contended || locks === undefined
       ? statement(sql.literal(""))
-      : Effect.tap(touchingOnly(table)(statement(sql.literal("FOR UPDATE"))), (rows) => {
-        const row = rows[0] as { readonly version?: unknown } | undefined
-        if (row !== undefined) locks.add(lockKey(table, key, row.version))
-      }))
+      : Effect.tap(
+        withHeldWrites(sql, [table], (along) =>
+          along === undefined
+            ? touchingOnly(table)(statement(sql.literal("FOR UPDATE")))
+            : sql<A>`WITH ${along.ctes} ${statement(sql`AND ${along.guard} FOR UPDATE`)}`),
+        (rows) => {
+          const row = rows[0] as { readonly version?: unknown } | undefined
+          if (row !== undefined) locks.add(lockKey(table, key, row.version))
+        }
+      ))
 
 /**
  * @internal

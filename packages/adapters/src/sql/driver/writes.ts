@@ -169,6 +169,15 @@ const combine = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Statem
  * (division by zero) before they run. A constant 1/0 would fail when planned; a count cannot.
  */
 const combineChecked = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Statement.Statement<unknown> => {
+  const { ctes, guard } = asCtes(sql, writes)
+  return sql`WITH ${ctes} SELECT ${guard} AS checked`
+}
+
+/**
+ * The writes as CTEs (`w0`, `w1`, …), and the guard that runs their `checked` ones: true, or a
+ * division by zero when one of them wrote nothing.
+ */
+const asCtes = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>) => {
   const ctes: Array<readonly [string, Statement.Fragment]> = []
   const counts: Array<Statement.Fragment> = []
   writes.forEach((write, i) => {
@@ -176,7 +185,7 @@ const combineChecked = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>):
     ctes.push(...built.ctes, [`w${i}`, built.main])
     if (write.checked) counts.push(sql`(SELECT count(*) FROM ${sql.literal(`w${i}`)})`)
   })
-  return sql`WITH ${ctesOf(sql, ctes)} SELECT 1 / (${sql.join(" * ", false)(counts)}) AS checked`
+  return { ctes: ctesOf(sql, ctes), guard: sql`1 / (${sql.join(" * ", false)(counts)}) = 1` }
 }
 
 /** PostgreSQL's division_by_zero: only `combineChecked` divides. */
@@ -211,15 +220,44 @@ const runDirect = (direct: Direct, statement: Statement.Statement<unknown>): Eff
     })
   })
 
+/** Takes the writes `held` holds, to send them. */
+const take = (held: Held): ReadonlyArray<Write> => {
+  const writes = held.writes.splice(0)
+  held.tables.clear()
+  held.rows.clear()
+  held.checks = 0
+  return writes
+}
+
 /** Sends what `held` holds (a failed write is a defect, as when sent at once). */
 const flush = (held: Held): Effect.Effect<void> =>
-  Effect.suspend(() => {
-    if (held.writes.length === 0) return Effect.void
-    const writes = held.writes.splice(0)
-    held.tables.clear()
-    held.rows.clear()
-    held.checks = 0
-    return Effect.orDie(sendCombined(held.sql, writes))
+  Effect.suspend(() => held.writes.length === 0 ? Effect.void : Effect.orDie(sendCombined(held.sql, take(held))))
+
+/** The held writes a locking read takes along (see `withHeldWrites`). */
+export interface Along {
+  /** The writes as CTEs, to open the read's `WITH` list with. */
+  readonly ctes: Statement.Fragment
+  /** A condition to join (`AND`) to the read's first row lock: it runs first, and fails the read when a checked write wrote nothing. */
+  readonly guard: Statement.Fragment
+}
+
+/**
+ * @internal
+ * A locking read of `tables` that takes the enclosing PostgreSQL transaction's held writes along
+ * when one of them is `checked` (and none writes those tables, which the read would not see):
+ * `build` is given them (`Along`), and its guard runs the checked writes before any lock the read
+ * takes, in the order separate statements would have taken them. Otherwise `build` is given
+ * nothing, and the held writes go before the read as usual.
+ */
+export const withHeldWrites = <A extends object>(
+  sql: SqlClient.SqlClient,
+  tables: ReadonlyArray<string>,
+  build: (along: Along | undefined) => Statement.Statement<A>
+): Effect.Effect<ReadonlyArray<A>, SqlError> =>
+  Effect.flatMap(FiberRef.get(heldWrites), (held) => {
+    if (!inTransaction(held) || held.checks === 0 || tables.some((table) => held.tables.has(table))) return build(undefined)
+    const read = build(asCtes(sql, take(held)))
+    return Effect.catchIf(read, checkFailed, () => Effect.die(new Contention.Conflict()))
   })
 
 /**

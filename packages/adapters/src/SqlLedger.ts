@@ -22,7 +22,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { rowLock } from "./internal/locks.js"
 import { BoolColumn, IntColumn, JsonColumn, opt, reader, toJson } from "./internal/rows.js"
-import { changing, inserting, touchingOnly, transactionMemo, withHeldWrites, writeAll } from "./sql/driver/writes.js"
+import { changing, inserting, lockingRows, touchingOnly, transactionMemo, withHeldWrites, writeAll } from "./sql/driver/writes.js"
 
 /** A `ledger_accounts` row, as the ledger's reads name its columns. */
 const AccountRow = Schema.Struct({
@@ -157,6 +157,7 @@ export const layer = Layer.effect(
     // (an invoice, an event) may wait past them.
     const ledgerTables = ["ledger_plans", "ledger_batches", "ledger_accounts"]
     const ledgerOnly = touchingOnly(...ledgerTables)
+    const ledgerLocking = <S extends Statement.Statement<object>>(statement: S): S => lockingRows(ledgerOnly(statement))
 
     /** The plan's state and batches, one read; on PostgreSQL the plan row is locked (and kept). */
     const readPlan = (planID: string, lock: boolean): Effect.Effect<Option.Option<HeldPlan>, SqlError> =>
@@ -171,7 +172,7 @@ export const layer = Layer.effect(
         : readPlanRow(planID, lock)
 
     const readPlanRow = (planID: string, lock: boolean) =>
-      ledgerOnly(sql`SELECT p.state, b.batch_id, b.postings FROM ledger_plans p
+      (lock ? ledgerLocking : ledgerOnly)(sql`SELECT p.state, b.batch_id, b.postings FROM ledger_plans p
           LEFT JOIN ledger_batches b ON b.plan_id = p.id
           WHERE p.id = ${planID} ORDER BY b.batch_id ${lock ? forUpdateOfPlan : sql.literal("")}`).pipe(Effect.map(planFrom))
 
@@ -197,7 +198,7 @@ export const layer = Layer.effect(
           if (into !== undefined && ids.every((id) => into.accounts.has(id))) {
             return Effect.succeed(new Map(ids.map((id) => [id, into.accounts.get(id)!] as const)))
           }
-          return ledgerOnly(sql`SELECT id, currency, own, min_diff, max_diff FROM ledger_accounts
+          return ledgerLocking(sql`SELECT id, currency, own, min_diff, max_diff FROM ledger_accounts
               WHERE id IN ${sql.in(ids)} ORDER BY id ${forUpdate}`).pipe(
             Effect.map(accountsById),
             Effect.tap((read) => {
@@ -224,7 +225,7 @@ export const layer = Layer.effect(
             WHERE id IN ${sql.in(ids)} AND ${condition} ORDER BY id FOR UPDATE`
             // the guard first (CASE decides the order): the checked writes lock their rows before the plan's
             return along === undefined
-              ? ledgerOnly(locking(opened, exists))
+              ? ledgerLocking(locking(opened, exists))
               : locking(sql`${along.ctes}, ${opened}`, sql`CASE WHEN ${along.guard} THEN ${exists} END`)
           }).pipe(
             Effect.map((rows) => rows.length === 0 ? Option.none<ReadonlyMap<number, Model.AccountState>>() : Option.some(accountsById(rows)))
@@ -253,7 +254,7 @@ export const layer = Layer.effect(
       Effect.flatMap(kept, (into) =>
         into === undefined || into.plans.has(planID)
           ? Effect.succeed(undefined)
-          : ledgerOnly(sql`WITH plan AS (SELECT id, state FROM ledger_plans WHERE id = ${planID} FOR UPDATE),
+          : ledgerLocking(sql`WITH plan AS (SELECT id, state FROM ledger_plans WHERE id = ${planID} FOR UPDATE),
               batches AS (SELECT batch_id, postings FROM ledger_batches WHERE plan_id IN (SELECT id FROM plan)),
               ids AS (
                 SELECT CAST(e.value->>'from' AS BIGINT) AS id FROM batches, jsonb_array_elements(CAST(batches.postings AS jsonb)) e
@@ -311,7 +312,7 @@ export const layer = Layer.effect(
           // Accounts are opened once and read ever after: read first, open only when missing.
           let rows = yield* find
           if (rows.length === 0) {
-            yield* ledgerOnly(sql`INSERT INTO ledger_accounts ${sql.insert({ ...row, own: 0, minDiff: 0, maxDiff: 0 })}
+            yield* ledgerLocking(sql`INSERT INTO ledger_accounts ${sql.insert({ ...row, own: 0, minDiff: 0, maxDiff: 0 })}
                      ON CONFLICT DO NOTHING`)
             rows = yield* find
           }
@@ -358,7 +359,7 @@ export const layer = Layer.effect(
             plan = Option.some(known)
             accounts = yield* lockAccounts(ids)
           } else {
-            const opened = yield* ledgerOnly(sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })}
+            const opened = yield* ledgerLocking(sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })}
               ON CONFLICT DO NOTHING RETURNING id`)
             plan = opened.length > 0 ? Option.some(fresh) : yield* readPlan(planID, true)
             accounts = yield* lockAccounts(ids)

@@ -15,7 +15,7 @@ import type * as Statement from "@effect/sql/Statement"
 import * as Contention from "@kassa/core/Contention"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
-import { change, checked, checksDeferred, touchingOnly, transactionLocks, withHeldWrites, writeAll } from "./writes.js"
+import { change, checked, checksDeferred, lockingRows, touchingOnly, transactionLocks, withHeldWrites, writeAll } from "./writes.js"
 
 const lockKey = (table: string, key: string, version: unknown) => `${table}/${key}/${Number(version)}`
 
@@ -37,7 +37,7 @@ export const find = <A extends object>(
       : Effect.tap(
         withHeldWrites(sql, [table], (along) =>
           along === undefined
-            ? touchingOnly(table)(statement(sql.literal("FOR UPDATE")))
+            ? lockingRows(touchingOnly(table)(statement(sql.literal("FOR UPDATE"))))
             : sql<A>`WITH ${along.ctes} ${statement(sql`AND ${along.guard} FOR UPDATE`)}`),
         (rows) => {
           const row = rows[0] as { readonly version?: unknown } | undefined

@@ -423,14 +423,28 @@ export const touchingOnly = (...tables: ReadonlyArray<string>) => <S extends Sta
   return statement
 }
 
+/** Statements declared to lock the rows they read. */
+const locking = new WeakSet<Statement.Statement<unknown>>()
+
 /**
- * Whether `statement` may run before the writes `held` holds. A `checked` write waits past none:
- * its row's lock would come after the locks the statement may take, out of the order other
+ * @internal
+ * Declares that `statement` locks the rows it reads (`FOR UPDATE`): a transaction's `checked`
+ * writes go before it.
+ */
+export const lockingRows = <S extends Statement.Statement<object>>(statement: S): S => {
+  locking.add(statement)
+  return statement
+}
+
+/**
+ * Whether `statement` may run before the writes `held` holds. A `checked` write waits past no
+ * statement that locks rows: its own row's lock would come after those, out of the order other
  * transactions take them in.
  */
 const independent = (statement: Statement.Statement<unknown>, held: Held): boolean => {
   const tables = confined.get(statement)
-  return held.checks === 0 && tables !== undefined && !tables.some((table) => held.tables.has(table))
+  return tables !== undefined && !tables.some((table) => held.tables.has(table)) &&
+    (held.checks === 0 || !locking.has(statement))
 }
 
 const flushing = Symbol.for("kassa/writes/flushing")

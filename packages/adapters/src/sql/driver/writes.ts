@@ -8,6 +8,9 @@
  *   `COMMIT`: a transaction's run of writes costs one round trip.
  * - A transaction opens (`BEGIN`) at its first statement: one whose body only writes never
  *   opens, and its writes go as one statement when it ends, batched with other such units.
+ * - In a transaction of a command that runs again on a lost race (core's `Contention.retried`), an
+ *   update at a version read is held too, `checked` in the statement it goes in (the writes', or
+ *   that of the next read that locks rows, `withHeldWrites`): one that wrote nothing fails it.
  *
  * On SQLite nothing waits: inside a group-commit unit, which holds the one connection, a write
  * runs on that connection at once (`Direct`), without the statement machinery around it.
@@ -102,7 +105,7 @@ export interface Held {
    * `Contention.retried` as it opened): its versioned updates may then be `checked` writes.
    */
   readonly retried: boolean
-  /** How many `checked` writes are held: they wait past no statement (see `flushBefore`). */
+  /** How many `checked` writes are held: they wait past no statement that locks rows (see `independent`). */
   checks: number
   /** The rows the transaction keeps (read `FOR UPDATE`), as `table/key/version`. */
   readonly locked: Set<string>
@@ -188,7 +191,7 @@ const asCtes = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>) => {
   return { ctes: ctesOf(sql, ctes), guard: sql`1 / (${sql.join(" * ", false)(counts)}) = 1` }
 }
 
-/** PostgreSQL's division_by_zero: only `combineChecked` divides. */
+/** PostgreSQL's division_by_zero: only the checks' guard (`asCtes`) divides. */
 const checkFailed = (error: SqlError): boolean => (error.cause as { readonly code?: unknown } | undefined)?.code === "22012"
 
 const sendCombined = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Effect.Effect<void, SqlError> => {

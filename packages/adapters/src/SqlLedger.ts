@@ -12,6 +12,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
 import * as Model from "@kassa/core/ledger/LedgerModel"
 import { type AccountKey, type Balance, type Batch, Ledger, type Plan, type PlanState, type Posting } from "@kassa/core/ports/Ledger"
 import * as Effect from "effect/Effect"
@@ -21,7 +22,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { rowLock } from "./internal/locks.js"
 import { BoolColumn, IntColumn, JsonColumn, opt, reader, toJson } from "./internal/rows.js"
-import { changing, inserting, touchingOnly, transactionMemo, writeAll } from "./sql/driver/writes.js"
+import { changing, inserting, lockingRows, touchingOnly, transactionMemo, withHeldWrites, writeAll } from "./sql/driver/writes.js"
 
 /** A `ledger_accounts` row, as the ledger's reads name its columns. */
 const AccountRow = Schema.Struct({
@@ -154,7 +155,9 @@ export const layer = Layer.effect(
 
     // The ledger's statements touch its own tables only: a transaction's held writes to others
     // (an invoice, an event) may wait past them.
-    const ledgerOnly = touchingOnly("ledger_plans", "ledger_batches", "ledger_accounts")
+    const ledgerTables = ["ledger_plans", "ledger_batches", "ledger_accounts"]
+    const ledgerOnly = touchingOnly(...ledgerTables)
+    const ledgerLocking = <S extends Statement.Statement<object>>(statement: S): S => lockingRows(ledgerOnly(statement))
 
     /** The plan's state and batches, one read; on PostgreSQL the plan row is locked (and kept). */
     const readPlan = (planID: string, lock: boolean): Effect.Effect<Option.Option<HeldPlan>, SqlError> =>
@@ -169,7 +172,7 @@ export const layer = Layer.effect(
         : readPlanRow(planID, lock)
 
     const readPlanRow = (planID: string, lock: boolean) =>
-      ledgerOnly(sql`SELECT p.state, b.batch_id, b.postings FROM ledger_plans p
+      (lock ? ledgerLocking : ledgerOnly)(sql`SELECT p.state, b.batch_id, b.postings FROM ledger_plans p
           LEFT JOIN ledger_batches b ON b.plan_id = p.id
           WHERE p.id = ${planID} ORDER BY b.batch_id ${lock ? forUpdateOfPlan : sql.literal("")}`).pipe(Effect.map(planFrom))
 
@@ -195,7 +198,7 @@ export const layer = Layer.effect(
           if (into !== undefined && ids.every((id) => into.accounts.has(id))) {
             return Effect.succeed(new Map(ids.map((id) => [id, into.accounts.get(id)!] as const)))
           }
-          return ledgerOnly(sql`SELECT id, currency, own, min_diff, max_diff FROM ledger_accounts
+          return ledgerLocking(sql`SELECT id, currency, own, min_diff, max_diff FROM ledger_accounts
               WHERE id IN ${sql.in(ids)} ORDER BY id ${forUpdate}`).pipe(
             Effect.map(accountsById),
             Effect.tap((read) => {
@@ -212,10 +215,19 @@ export const layer = Layer.effect(
     const openLocking = (planID: string, ids: ReadonlyArray<number>) =>
       sql.onDialectOrElse({
         pg: () =>
-          ids.length === 0 ? Effect.succeedNone : ledgerOnly(sql`WITH opened AS (
-              INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })} ON CONFLICT DO NOTHING RETURNING id)
+          ids.length === 0 ? Effect.succeedNone : withHeldWrites(sql, ledgerTables, (along) => {
+            const opened = sql`opened AS (
+              INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })} ON CONFLICT DO NOTHING RETURNING id)`
+            const exists = sql`EXISTS (SELECT 1 FROM opened)`
+            const locking = (ctes: Statement.Fragment, condition: Statement.Fragment) =>
+              sql`WITH ${ctes}
             SELECT id, currency, own, min_diff, max_diff FROM ledger_accounts
-            WHERE id IN ${sql.in(ids)} AND EXISTS (SELECT 1 FROM opened) ORDER BY id FOR UPDATE`).pipe(
+            WHERE id IN ${sql.in(ids)} AND ${condition} ORDER BY id FOR UPDATE`
+            // the guard first (CASE decides the order): the checked writes lock their rows before the plan's
+            return along === undefined
+              ? ledgerLocking(locking(opened, exists))
+              : locking(sql`${along.ctes}, ${opened}`, sql`CASE WHEN ${along.guard} THEN ${exists} END`)
+          }).pipe(
             Effect.map((rows) => rows.length === 0 ? Option.none<ReadonlyMap<number, Model.AccountState>>() : Option.some(accountsById(rows)))
           ),
         orElse: () => Effect.succeedNone
@@ -242,7 +254,7 @@ export const layer = Layer.effect(
       Effect.flatMap(kept, (into) =>
         into === undefined || into.plans.has(planID)
           ? Effect.succeed(undefined)
-          : ledgerOnly(sql`WITH plan AS (SELECT id, state FROM ledger_plans WHERE id = ${planID} FOR UPDATE),
+          : ledgerLocking(sql`WITH plan AS (SELECT id, state FROM ledger_plans WHERE id = ${planID} FOR UPDATE),
               batches AS (SELECT batch_id, postings FROM ledger_batches WHERE plan_id IN (SELECT id FROM plan)),
               ids AS (
                 SELECT CAST(e.value->>'from' AS BIGINT) AS id FROM batches, jsonb_array_elements(CAST(batches.postings AS jsonb)) e
@@ -300,7 +312,7 @@ export const layer = Layer.effect(
           // Accounts are opened once and read ever after: read first, open only when missing.
           let rows = yield* find
           if (rows.length === 0) {
-            yield* ledgerOnly(sql`INSERT INTO ledger_accounts ${sql.insert({ ...row, own: 0, minDiff: 0, maxDiff: 0 })}
+            yield* ledgerLocking(sql`INSERT INTO ledger_accounts ${sql.insert({ ...row, own: 0, minDiff: 0, maxDiff: 0 })}
                      ON CONFLICT DO NOTHING`)
             rows = yield* find
           }
@@ -347,7 +359,7 @@ export const layer = Layer.effect(
             plan = Option.some(known)
             accounts = yield* lockAccounts(ids)
           } else {
-            const opened = yield* ledgerOnly(sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })}
+            const opened = yield* ledgerLocking(sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })}
               ON CONFLICT DO NOTHING RETURNING id`)
             plan = opened.length > 0 ? Option.some(fresh) : yield* readPlan(planID, true)
             accounts = yield* lockAccounts(ids)

@@ -14,6 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, opt, OptionalText, reader, toJson } from "./internal/rows.js"
+import * as Versioned from "./sql/driver/versioned.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
 
 const refundData = (r: RefundRecord) => ({ reason: r.reason, cart: r.cart, allocation: r.allocation, error: r.error })
@@ -145,9 +146,10 @@ export const layer = Layer.mergeAll(
             })
           }`),
         update: (r, expected) =>
-          sql`UPDATE refunds SET status = ${r.status}, data = ${toJson(refundData(r))}, version = ${r.version}
+          Versioned.update(sql, "refunds", `${r.invoiceID}/${r.paymentID}/${r.id}`, { expected, next: r.version }, (returning) =>
+            sql`UPDATE refunds SET status = ${r.status}, data = ${toJson(refundData(r))}, version = ${r.version}
               WHERE invoice_id = ${r.invoiceID} AND payment_id = ${r.paymentID} AND id = ${r.id}
-              AND version = ${expected} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+              AND version = ${expected} ${returning}`)
       }
     })
   ),

@@ -10,6 +10,7 @@ import { Ledger } from "@kassa/core/ports/Ledger"
 import { Timers } from "@kassa/core/ports/Timers"
 import { Transactions } from "@kassa/core/ports/Transactions"
 import { Dialects, TestKassa } from "@kassa/testing"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
@@ -43,6 +44,23 @@ const fresh = Effect.gen(function*() {
   const x = `inv-${RandomIds.make()}`
   yield* log.append(event(x, ["created"]))
   return { log, x, timers: yield* Timers, tx: yield* Transactions, sql: yield* SqlClient.SqlClient }
+})
+
+/** An unpaid invoice `id`, at version 1. */
+const invoiceOf = (id: string): InvoiceRecord => ({
+  id: id as InvoiceRecord["id"],
+  partyID: "p",
+  shopID: "s" as InvoiceRecord["shopID"],
+  createdAt: new Date(0),
+  dueDate: new Date(4_000_000_000_000),
+  amount: 100 as InvoiceRecord["amount"],
+  currency: "RUB" as InvoiceRecord["currency"],
+  product: "held" as InvoiceRecord["product"],
+  metadata: {},
+  status: "unpaid",
+  paymentCount: 0,
+  activePaymentID: undefined,
+  version: 1
 })
 
 const TIMER = "held.test"
@@ -187,21 +205,7 @@ for (const dialect of Dialects.dialects()) {
       Effect.gen(function*() {
         const { tx, x } = yield* fresh
         const invoices = yield* InvoiceRepository
-        const invoice: InvoiceRecord = {
-          id: x as InvoiceRecord["id"],
-          partyID: "p",
-          shopID: "s" as InvoiceRecord["shopID"],
-          createdAt: new Date(0),
-          dueDate: new Date(4_000_000_000_000),
-          amount: 100 as InvoiceRecord["amount"],
-          currency: "RUB" as InvoiceRecord["currency"],
-          product: "held" as InvoiceRecord["product"],
-          metadata: {},
-          status: "unpaid",
-          paymentCount: 0,
-          activePaymentID: undefined,
-          version: 1
-        }
+        const invoice = invoiceOf(x)
         yield* invoices.insert(invoice)
         const [answers, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
           const read = Option.getOrThrow(yield* Contention.expected(invoices.findByIdUnscoped(x)))
@@ -223,6 +227,83 @@ for (const dialect of Dialects.dialects()) {
         } else {
           assert.notMatch(texts.join("\n"), /FOR UPDATE/)
         }
+      }))
+
+    it.effect("a retried command's update goes with its other writes, checked there: a lost race writes nothing and answers Conflict", () =>
+      Effect.gen(function*() {
+        const { log, tx, x } = yield* fresh
+        const invoices = yield* InvoiceRepository
+        const invoice = invoiceOf(x)
+        yield* invoices.insert(invoice)
+        // the command's transaction: the update at the version it read, an event and a timer
+        const command = (status: InvoiceRecord["status"], expected: number) =>
+          counted(Effect.locally(
+            tx.withTransaction(Effect.gen(function*() {
+              const answered = yield* invoices.update({ ...invoice, status, version: expected + 1 }, expected)
+              yield* log.append(event(x, [status]))
+              yield* scheduleTimer(x)
+              return answered
+            })),
+            Contention.retried,
+            true
+          ))
+        const [won, texts] = yield* command("paid", 1)
+        assert.isTrue(won)
+        if (dialect === "pg") {
+          // no BEGIN, no answer awaited: the update, the event and the timer are one statement
+          assert.strictEqual(texts.length, 1, texts.join("\n---\n"))
+          assert.match(texts[0]!, /UPDATE invoices[\s\S]*INSERT INTO timers/)
+        }
+        yield* Effect.flatMap(Timers, (timers) => timers.cancel(TIMER, x))
+        // another command read version 1 too
+        const lost = yield* Effect.exit(command("cancelled", 1))
+        if (dialect === "pg") {
+          assert.isTrue(Exit.isFailure(lost) && Option.exists(Cause.dieOption(lost.cause), (d) => d instanceof Contention.Conflict))
+        } else {
+          // SQLite answers at once, as outside a retried command
+          assert.deepStrictEqual(Exit.map(lost, ([answered]) => answered), Exit.succeed(false))
+        }
+        const stored = Option.getOrThrow(yield* invoices.findByIdUnscoped(x))
+        assert.deepStrictEqual([stored.status, stored.version], ["paid", 2])
+        if (dialect === "pg") {
+          assert.deepStrictEqual(yield* changesOf(x), [["created"], ["paid"]])
+          assert.strictEqual(yield* timersOf(x), 0)
+        }
+      }))
+
+    it.effect("a retried command's checked update goes with its next locking read (a ledger hold), run before its locks", () =>
+      Effect.gen(function*() {
+        const { tx, x } = yield* fresh
+        const invoices = yield* InvoiceRepository
+        const ledger = yield* Ledger
+        const invoice = invoiceOf(x)
+        yield* invoices.insert(invoice)
+        const from = yield* ledger.account({ kind: "provider", currency: "RUB" })
+        const to = yield* ledger.account({ kind: "system", currency: "RUB" })
+        const command = (plan: string, expected: number) =>
+          counted(Effect.locally(
+            tx.withTransaction(Effect.gen(function*() {
+              yield* invoices.update({ ...invoice, status: "paid", version: expected + 1 }, expected)
+              yield* ledger.hold(plan, { id: 1, postings: [{ from, to, amount: 10, currency: "RUB", description: "held" }] })
+            })),
+            Contention.retried,
+            true
+          ))
+        const [, texts] = yield* command(`plan-${x}-1`, 1)
+        assert.isTrue(Option.isSome(yield* ledger.plan(`plan-${x}-1`)))
+        if (dialect === "pg") {
+          // the update with the plan's opening and its accounts' locks; the batch and the accounts' moves
+          assert.strictEqual(texts.length, 2, texts.join("\n---\n"))
+          assert.match(texts[0]!, /UPDATE invoices[\s\S]*INSERT INTO ledger_plans[\s\S]*FOR UPDATE/)
+        }
+        // a command that read version 1 too: its hold's read fails, and nothing of it is written
+        const lost = yield* Effect.exit(command(`plan-${x}-2`, 1))
+        if (dialect === "pg") {
+          assert.isTrue(Exit.isFailure(lost) && Option.exists(Cause.dieOption(lost.cause), (d) => d instanceof Contention.Conflict))
+          assert.isTrue(Option.isNone(yield* ledger.plan(`plan-${x}-2`)))
+        }
+        const stored = Option.getOrThrow(yield* invoices.findByIdUnscoped(x))
+        assert.deepStrictEqual([stored.status, stored.version], ["paid", 2])
       }))
 
     it.effect("a nested transaction reads what the outer one holds", () =>

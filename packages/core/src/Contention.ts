@@ -7,6 +7,7 @@
  *
  * @since 0.1.0
  */
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 
@@ -24,3 +25,22 @@ export const current: FiberRef.FiberRef<boolean> = FiberRef.unsafeMake(false)
  */
 export const expected = <A, E, R>(read: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.locally(read, current, true)
+
+/**
+ * Whether the transaction about to open belongs to a command that runs again when it answers
+ * `Conflict` (read by storage adapters when a transaction opens). Storage may then check an
+ * update's version when it sends the update with the transaction's other writes, not when the
+ * update is made.
+ *
+ * @since 0.1.0 @category fiber refs
+ */
+export const retried: FiberRef.FiberRef<boolean> = FiberRef.unsafeMake(false)
+
+/**
+ * Storage's answer (a defect) when a transaction of a `retried` command wrote a row at a version
+ * that had changed, found only as the write was sent: the transaction rolled back, and the
+ * command runs again.
+ *
+ * @since 0.1.0 @category errors
+ */
+export class Conflict extends Data.TaggedError("kassa/Contention/Conflict")<{}> {}

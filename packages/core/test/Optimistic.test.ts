@@ -166,4 +166,44 @@ describe("command: the read-decide-write runner", () => {
       const refused = yield* Effect.flip(append(undefined, "x"))
       assert.strictEqual(refused.code, "invalidRequest")
     }))
+
+  it.effect("storage may check the version as the writes go: its Conflict (a defect) runs the command again", () =>
+    Effect.gen(function*() {
+      const stored = { version: 1, value: "a" }
+      let transactions = 0
+      const seen: Array<boolean> = []
+      // a store that answers every update and checks it at the transaction's end, as the
+      // PostgreSQL driver does in a transaction marked retried
+      const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        Effect.gen(function*() {
+          transactions++
+          seen.push(yield* FiberRef.get(Contention.retried))
+          const pending: Array<() => boolean> = []
+          const a = yield* Effect.locally(effect, pendingChecks, pending)
+          if (!pending.every((check) => check())) return yield* Effect.die(new Contention.Conflict())
+          return a
+        })
+      const pendingChecks = FiberRef.unsafeMake<Array<() => boolean>>([])
+      const update = (next: { version: number; value: string }, expected: number) =>
+        Effect.map(FiberRef.get(pendingChecks), (pending) => {
+          pending.push(() => {
+            if (stored.version !== expected) return false
+            Object.assign(stored, next)
+            return true
+          })
+          return true
+        })
+      const append = (known: { version: number; value: string } | undefined, suffix: string) =>
+        command(withTransaction, { read: Effect.sync(() => ({ ...stored })), known, update, what: "value" }, ({ current, save }) =>
+          save({ ...current, value: current.value + suffix }))
+      // a stale copy: the first transaction's check fails, the second runs on a fresh read
+      stored.version = 2
+      stored.value = "ab"
+      assert.deepStrictEqual(yield* append({ version: 1, value: "a" }, "c"), { version: 3, value: "abc" })
+      assert.deepStrictEqual(stored, { version: 3, value: "abc" })
+      assert.strictEqual(transactions, 2)
+      assert.deepStrictEqual(seen, [true, true])
+      // outside a command nothing is marked
+      assert.isFalse(yield* FiberRef.get(Contention.retried))
+    }))
 })

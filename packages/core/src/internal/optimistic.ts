@@ -1,5 +1,6 @@
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as Contention from "../Contention.js"
 import { BusinessError } from "../Errors.js"
@@ -91,7 +92,7 @@ export const command = <S extends { readonly version: number }, A, E, R, E1, R1>
   Effect.suspend(() => {
     const read = knownFirst(spec.known, spec.read)
     const conflict = new VersionConflict({ what: spec.what })
-    return retryOnConflict(withTransaction(Effect.flatMap(read, ({ stale, value }) => {
+    const transaction = withTransaction(Effect.flatMap(read, ({ stale, value }) => {
       const attempt = body({
         current: value,
         stale,
@@ -102,5 +103,9 @@ export const command = <S extends { readonly version: number }, A, E, R, E1, R1>
         unchanged: stale ? Effect.fail(conflict) : Effect.void
       })
       return stale ? Effect.catchIf(attempt, isBusinessError, () => Effect.fail(conflict)) : attempt
-    })))
+    }))
+    // storage may check the version as the transaction's writes go, and answer a lost race then
+    return retryOnConflict(Effect.locally(transaction, Contention.retried, true).pipe(
+      Effect.catchSomeDefect((defect) => defect instanceof Contention.Conflict ? Option.some(Effect.fail(conflict)) : Option.none())
+    ))
   }) as Effect.Effect<A, Exclude<E, VersionConflict> | E1, R | R1>

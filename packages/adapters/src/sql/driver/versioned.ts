@@ -4,8 +4,10 @@
  * core's `Contention.expected` keeps its row for the transaction (`FOR UPDATE`), without waiting
  * for the transaction's held writes to other tables. An update of a row so kept, at the version
  * read, cannot lose: its answer is known, so it is held back with the transaction's other writes.
- * Elsewhere (SQLite's one writer, or no transaction) reads lock nothing and updates answer
- * whether the version still matched.
+ * Any other update in a transaction of a command that runs again on a lost race (core's
+ * `Contention.retried`) is held back too, checked as it is sent (`writes.checked`). Elsewhere
+ * (SQLite's one writer, or no transaction) reads lock nothing and updates answer whether the
+ * version still matched.
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -14,27 +16,35 @@ import * as Contention from "@kassa/core/Contention"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import { rows } from "./reads.js"
-import { change, touchingOnly, transactionLocks } from "./writes.js"
+import { change, checked, checksDeferred, lockingRows, touchingOnly, transactionLocks, withHeldWrites, writeAll } from "./writes.js"
 
 const lockKey = (table: string, key: string, version: unknown) => `${table}/${key}/${Number(version)}`
 
 /**
  * @internal
- * Reads the row `key` of `table` with `statement`, given the locking clause to end it with.
+ * Reads the row `key` of `table` with `statement`, a `SELECT … WHERE …` given what ends it: a
+ * condition (`AND …`) and the locking clause when it locks. A locking read takes the
+ * transaction's checked writes along (`withHeldWrites`).
  */
 export const find = <A extends object>(
   sql: SqlClient.SqlClient,
   table: string,
   key: string,
-  statement: (lock: Statement.Fragment) => Statement.Statement<A>
+  statement: (end: Statement.Fragment) => Statement.Statement<A>
 ): Effect.Effect<ReadonlyArray<A>, SqlError> =>
   Effect.flatMap(Effect.zip(FiberRef.get(Contention.current), transactionLocks), ([contended, locks]) =>
     !contended || locks === undefined
       ? rows(statement(sql.literal("")))
-      : Effect.tap(touchingOnly(table)(statement(sql.literal("FOR UPDATE"))), (rows) => {
-        const row = rows[0] as { readonly version?: unknown } | undefined
-        if (row !== undefined) locks.add(lockKey(table, key, row.version))
-      }))
+      : Effect.tap(
+        withHeldWrites(sql, [table], (along) =>
+          along === undefined
+            ? lockingRows(touchingOnly(table)(statement(sql.literal("FOR UPDATE"))))
+            : sql<A>`WITH ${along.ctes} ${statement(sql`AND ${along.guard} FOR UPDATE`)}`),
+        (found) => {
+          const row = found[0] as { readonly version?: unknown } | undefined
+          if (row !== undefined) locks.add(lockKey(table, key, row.version))
+        }
+      ))
 
 /**
  * @internal
@@ -49,10 +59,12 @@ export const update = (
   versions: { readonly expected: number; readonly next: number },
   statement: (returning: Statement.Fragment) => Statement.Statement<unknown>
 ): Effect.Effect<boolean> =>
-  Effect.flatMap(transactionLocks, (locks) => {
+  Effect.flatMap(Effect.zip(transactionLocks, checksDeferred), ([locks, deferred]) => {
     if (locks !== undefined && locks.delete(lockKey(table, key, versions.expected))) {
       locks.add(lockKey(table, key, versions.next))
       return Effect.as(change(sql, table, statement(sql.literal(""))), true)
     }
+    // the command runs again if the version had changed: checked when sent, with the other writes
+    if (deferred) return Effect.as(writeAll(sql, [checked(table, statement(sql.literal("RETURNING 1")))]), true)
     return statement(sql.literal("RETURNING 1")).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
   })

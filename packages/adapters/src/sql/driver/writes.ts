@@ -8,6 +8,9 @@
  *   `COMMIT`: a transaction's run of writes costs one round trip.
  * - A transaction opens (`BEGIN`) at its first statement: one whose body only writes never
  *   opens, and its writes go as one statement when it ends, batched with other such units.
+ * - In a transaction of a command that runs again on a lost race (core's `Contention.retried`), an
+ *   update at a version read is held too, `checked` in the statement it goes in (the writes', or
+ *   that of the next read that locks rows, `withHeldWrites`): one that wrote nothing fails it.
  *
  * On SQLite nothing waits: inside a group-commit unit, which holds the one connection, a write
  * runs on that connection at once (`Direct`), without the statement machinery around it.
@@ -16,6 +19,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type * as SqlConnection from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
+import * as Contention from "@kassa/core/Contention"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -51,6 +55,11 @@ export interface Write {
    * rows of the table may then share its statement.
    */
   readonly rows?: ReadonlyArray<string> | undefined
+  /**
+   * An update at a version read, whose statement returns a row when it wrote one: the statement
+   * it goes in fails (the whole of it) when it wrote none (`checked`).
+   */
+  readonly checked?: true | undefined
   readonly build: (name: (local: string) => string) => Built
 }
 
@@ -68,6 +77,18 @@ export const changing = (table: string, statement: Statement.Statement<unknown>)
   build: () => ({ ctes: [], main: statement })
 })
 
+/**
+ * @internal
+ * An update of `table` at a version read (`statement` returns a row when it wrote one), sent with
+ * the transaction's other writes: their statement fails, writing nothing, when it wrote none.
+ */
+export const checked = (table: string, statement: Statement.Statement<unknown>): Write => ({
+  kind: "change",
+  tables: [table],
+  checked: true,
+  build: () => ({ ctes: [], main: statement })
+})
+
 /** @internal `write`, declared to write only `rows` of its one table (keys, as `kind/subject`). */
 export const ofRows = (write: Write, rows: ReadonlyArray<string>): Write => ({ ...write, rows })
 
@@ -80,6 +101,13 @@ export interface Held {
   readonly rows: Map<string, Set<string> | "any">
   /** Whether a write was held here (sent since or not). */
   wrote: boolean
+  /**
+   * Whether the transaction's command runs again on a `Contention.Conflict` (core's
+   * `Contention.retried` as it opened): its versioned updates may then be `checked` writes.
+   */
+  readonly retried: boolean
+  /** How many `checked` writes are held: they wait past no statement that locks rows (see `independent`). */
+  checks: number
   /** The rows the transaction keeps (read `FOR UPDATE`), as `table/key/version`. */
   readonly locked: Set<string>
   /**
@@ -125,6 +153,7 @@ const alone = (sql: SqlClient.SqlClient, write: Write): Statement.Statement<unkn
  * around it, and its parts see one snapshot.
  */
 const combine = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Statement.Statement<unknown> => {
+  if (writes.some((write) => write.checked)) return combineChecked(sql, writes)
   if (writes.length === 1) return alone(sql, writes[0]!)
   const ctes: Array<readonly [string, Statement.Fragment]> = []
   let last: Statement.Statement<unknown> | undefined
@@ -137,8 +166,41 @@ const combine = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Statem
   return sql`WITH ${ctesOf(sql, ctes)} ${last!}`
 }
 
-const sendCombined = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Effect.Effect<void, SqlError> =>
-  Effect.asVoid(combine(sql, writes))
+/**
+ * The writes as one statement whose every write is a CTE, and whose main query divides by the
+ * rows each `checked` write returned: the main query runs first, so the checked updates (and
+ * their row locks) come before the other writes, and one that wrote nothing fails the statement
+ * (division by zero) before they run. A constant 1/0 would fail when planned; a count cannot.
+ */
+const combineChecked = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Statement.Statement<unknown> => {
+  const { ctes, guard } = asCtes(sql, writes)
+  return sql`WITH ${ctes} SELECT ${guard} AS checked`
+}
+
+/**
+ * The writes as CTEs (`w0`, `w1`, …), and the guard that runs their `checked` ones: true, or a
+ * division by zero when one of them wrote nothing.
+ */
+const asCtes = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>) => {
+  const ctes: Array<readonly [string, Statement.Fragment]> = []
+  const counts: Array<Statement.Fragment> = []
+  writes.forEach((write, i) => {
+    const built = write.build((local) => `w${i}_${local}`)
+    ctes.push(...built.ctes, [`w${i}`, built.main])
+    if (write.checked) counts.push(sql`(SELECT count(*) FROM ${sql.literal(`w${i}`)})`)
+  })
+  return { ctes: ctesOf(sql, ctes), guard: sql`1 / (${sql.join(" * ", false)(counts)}) = 1` }
+}
+
+/** PostgreSQL's division_by_zero: only the checks' guard (`asCtes`) divides. */
+const checkFailed = (error: SqlError): boolean => (error.cause as { readonly code?: unknown } | undefined)?.code === "22012"
+
+const sendCombined = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Effect.Effect<void, SqlError> => {
+  const sent = Effect.asVoid(combine(sql, writes))
+  return writes.some((write) => write.checked)
+    ? Effect.catchIf(sent, checkFailed, () => Effect.die(new Contention.Conflict()))
+    : sent
+}
 
 /**
  * A write on a unit's own connection. Traced, it has its span as any statement has; statement
@@ -162,14 +224,44 @@ const runDirect = (direct: Direct, statement: Statement.Statement<unknown>): Eff
     })
   })
 
+/** Takes the writes `held` holds, to send them. */
+const take = (held: Held): ReadonlyArray<Write> => {
+  const writes = held.writes.splice(0)
+  held.tables.clear()
+  held.rows.clear()
+  held.checks = 0
+  return writes
+}
+
 /** Sends what `held` holds (a failed write is a defect, as when sent at once). */
 const flush = (held: Held): Effect.Effect<void> =>
-  Effect.suspend(() => {
-    if (held.writes.length === 0) return Effect.void
-    const writes = held.writes.splice(0)
-    held.tables.clear()
-    held.rows.clear()
-    return Effect.orDie(sendCombined(held.sql, writes))
+  Effect.suspend(() => held.writes.length === 0 ? Effect.void : Effect.orDie(sendCombined(held.sql, take(held))))
+
+/** The held writes a locking read takes along (see `withHeldWrites`). */
+export interface Along {
+  /** The writes as CTEs, to open the read's `WITH` list with. */
+  readonly ctes: Statement.Fragment
+  /** A condition to join (`AND`) to the read's first row lock: it runs first, and fails the read when a checked write wrote nothing. */
+  readonly guard: Statement.Fragment
+}
+
+/**
+ * @internal
+ * A locking read of `tables` that takes the enclosing PostgreSQL transaction's held writes along
+ * when one of them is `checked` (and none writes those tables, which the read would not see):
+ * `build` is given them (`Along`), and its guard runs the checked writes before any lock the read
+ * takes, in the order separate statements would have taken them. Otherwise `build` is given
+ * nothing, and the held writes go before the read as usual.
+ */
+export const withHeldWrites = <A extends object>(
+  sql: SqlClient.SqlClient,
+  tables: ReadonlyArray<string>,
+  build: (along: Along | undefined) => Statement.Statement<A>
+): Effect.Effect<ReadonlyArray<A>, SqlError> =>
+  Effect.flatMap(FiberRef.get(heldWrites), (held) => {
+    if (!inTransaction(held) || held.checks === 0 || tables.some((table) => held.tables.has(table))) return build(undefined)
+    const read = build(asCtes(sql, take(held)))
+    return Effect.catchIf(read, checkFailed, () => Effect.die(new Contention.Conflict()))
   })
 
 /**
@@ -183,6 +275,7 @@ const hold = (held: Held, writes: ReadonlyArray<Write>): Effect.Effect<void> =>
     held.wrote = true
     const push = Effect.sync(() => {
       held.writes.push(...writes)
+      for (const write of writes) if (write.checked) held.checks++
       for (const write of writes) {
         for (const table of write.tables) {
           held.tables.add(table)
@@ -250,6 +343,16 @@ export const hasWritten: Effect.Effect<boolean> = Effect.map(FiberRef.get(heldWr
 export const transactionLocks: Effect.Effect<Set<string> | undefined> = Effect.map(
   FiberRef.get(heldWrites),
   (held) => inTransaction(held) ? held.locked : undefined
+)
+
+/**
+ * @internal
+ * Whether the enclosing PostgreSQL transaction's versioned updates may be `checked` writes (its
+ * command runs again on a `Contention.Conflict`).
+ */
+export const checksDeferred: Effect.Effect<boolean> = Effect.map(
+  FiberRef.get(heldWrites),
+  (held) => inTransaction(held) && held.retried
 )
 
 /**
@@ -324,10 +427,28 @@ export const touchingOnly = (...tables: ReadonlyArray<string>) => <S extends Sta
   return statement
 }
 
-/** Whether `statement` may run before the writes `held` holds. */
+/** Statements declared to lock the rows they read. */
+const locking = new WeakSet<Statement.Statement<unknown>>()
+
+/**
+ * @internal
+ * Declares that `statement` locks the rows it reads (`FOR UPDATE`): a transaction's `checked`
+ * writes go before it.
+ */
+export const lockingRows = <S extends Statement.Statement<object>>(statement: S): S => {
+  locking.add(statement)
+  return statement
+}
+
+/**
+ * Whether `statement` may run before the writes `held` holds. A `checked` write waits past no
+ * statement that locks rows: its own row's lock would come after those, out of the order other
+ * transactions take them in.
+ */
 const independent = (statement: Statement.Statement<unknown>, held: Held): boolean => {
   const tables = confined.get(statement)
-  return tables !== undefined && !tables.some((table) => held.tables.has(table))
+  return tables !== undefined && !tables.some((table) => held.tables.has(table)) &&
+    (held.checks === 0 || !locking.has(statement))
 }
 
 const flushing = Symbol.for("kassa/writes/flushing")
@@ -360,12 +481,14 @@ const withFlushBefore = (prior: Option.Option<Statement.Statement.Transformer>) 
   return transformer === prior ? effect : Effect.locally(effect, Statement.currentTransformer, transformer)
 }
 
-const makeHeld = (sql: SqlClient.SqlClient): Held => ({
+const makeHeld = (sql: SqlClient.SqlClient, retried: boolean): Held => ({
   sql,
   writes: [],
   tables: new Set(),
   rows: new Map(),
   wrote: false,
+  retried,
+  checks: 0,
   locked: new Set(),
   memo: new Map()
 })
@@ -415,7 +538,7 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
     const prior = fiber.getFiberRef(Statement.currentTransformer)
     if (Context.getOption(fiber.getFiberRef(FiberRef.currentContext), SqlClient.TransactionConnection)._tag === "Some") {
       const inner = sql.withTransaction(Effect.suspend(() => {
-        const held = makeHeld(sql)
+        const held = makeHeld(sql, false)
         return Effect.locally(Effect.tap(effect, () => flush(held)), heldWrites, held)
       }))
       return withFlushBefore(prior)(
@@ -425,12 +548,14 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
     const run = Effect.uninterruptibleMask((restore) =>
       Effect.flatMap(Scope.make(), (scope) => {
         const { lazy, opened } = lazyConnection(sql, scope)
-        const held = makeHeld(sql)
+        const held = makeHeld(sql, fiber.getFiberRef(Contention.retried))
         return Locals.exitWith(
           (context) => [
             Locals.connection(context, lazy, 0),
             [heldWrites, held],
-            [Statement.currentTransformer, flushingOver(prior)]
+            [Statement.currentTransformer, flushingOver(prior)],
+            // (a transaction opened inside is not the command's)
+            [Contention.retried, false]
           ],
           // once open, the held writes go inside it; else they are the unit's, sent below
           Effect.tap(restore(effect), () => opened() === undefined ? Effect.void : flush(held))

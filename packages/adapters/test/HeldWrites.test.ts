@@ -1,6 +1,5 @@
 import { assert, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
-import * as Statement from "@effect/sql/Statement"
 import { RandomIds, Statements } from "@kassa/adapters"
 import * as Contention from "@kassa/core/Contention"
 import type { InvoiceRecord } from "@kassa/core/invoice/Invoice"
@@ -17,19 +16,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { changing, inserting, type Write, writeAll } from "../src/sql/driver/writes.js"
 import { subscribed } from "./storage/records.js"
-
-/** Runs `effect` counting the statements it sends (BEGIN and COMMIT are none). */
-const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.suspend(() => {
-    const texts: Array<string> = []
-    return effect.pipe(
-      Statement.withTransformer((statement) => {
-        texts.push(statement.compile()[0])
-        return Effect.succeed(statement)
-      }),
-      Effect.map((a) => [a, texts] as const)
-    )
-  })
+import { withStatementTexts } from "./statementTexts.js"
 
 const event = (aggregateID: string, changes: ReadonlyArray<unknown>) => ({
   aggregateType: "invoice",
@@ -85,7 +72,7 @@ for (const dialect of Dialects.dialects()) {
       Effect.gen(function*() {
         yield* subscribed("p")
         const { log, sql, timers, tx, x } = yield* fresh
-        const [seen, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
+        const [seen, texts] = yield* withStatementTexts(tx.withTransaction(Effect.gen(function*() {
           yield* log.append(event(x, ["a"]))
           yield* scheduleTimer(x)
           const seen = yield* log.list({ aggregateType: "invoice", aggregateID: x, after: 0, limit: 10 })
@@ -115,7 +102,7 @@ for (const dialect of Dialects.dialects()) {
       Effect.gen(function*() {
         const { sql, timers, tx, x } = yield* fresh
         const due = (n: number) => new Date(4_000_000_000_000 + n)
-        const [, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
+        const [, texts] = yield* withStatementTexts(tx.withTransaction(Effect.gen(function*() {
           yield* timers.schedule({ kind: TIMER, subject: `${x}-a`, dueAt: due(1), payload: null })
           yield* timers.schedule({ kind: TIMER, subject: `${x}-b`, dueAt: due(2), payload: null })
           yield* timers.cancelAll([{ kind: TIMER, subject: `${x}-c` }])
@@ -133,7 +120,7 @@ for (const dialect of Dialects.dialects()) {
       Effect.gen(function*() {
         const { log, sql, tx, x } = yield* fresh
         const ledger = yield* Ledger
-        const [seen, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
+        const [seen, texts] = yield* withStatementTexts(tx.withTransaction(Effect.gen(function*() {
           yield* scheduleTimer(x)
           yield* log.append(event(x, ["a"]))
           const plan = yield* ledger.plan(`plan-${x}`)
@@ -207,7 +194,7 @@ for (const dialect of Dialects.dialects()) {
         const invoices = yield* InvoiceRepository
         const invoice = invoiceOf(x)
         yield* invoices.insert(invoice)
-        const [answers, texts] = yield* counted(tx.withTransaction(Effect.gen(function*() {
+        const [answers, texts] = yield* withStatementTexts(tx.withTransaction(Effect.gen(function*() {
           const read = Option.getOrThrow(yield* Contention.expected(invoices.findByIdUnscoped(x)))
           const kept = yield* invoices.update({ ...read, status: "paid", version: 2 }, 1)
           yield* scheduleTimer(x)
@@ -237,7 +224,7 @@ for (const dialect of Dialects.dialects()) {
         yield* invoices.insert(invoice)
         // the command's transaction: the update at the version it read, an event and a timer
         const command = (status: InvoiceRecord["status"], expected: number) =>
-          counted(Effect.locally(
+          withStatementTexts(Effect.locally(
             tx.withTransaction(Effect.gen(function*() {
               const answered = yield* invoices.update({ ...invoice, status, version: expected + 1 }, expected)
               yield* log.append(event(x, [status]))
@@ -281,7 +268,7 @@ for (const dialect of Dialects.dialects()) {
         const from = yield* ledger.account({ kind: "provider", currency: "RUB" })
         const to = yield* ledger.account({ kind: "system", currency: "RUB" })
         const command = (plan: string, expected: number) =>
-          counted(Effect.locally(
+          withStatementTexts(Effect.locally(
             tx.withTransaction(Effect.gen(function*() {
               yield* invoices.update({ ...invoice, status: "paid", version: expected + 1 }, expected)
               yield* ledger.hold(plan, { id: 1, postings: [{ from, to, amount: 10, currency: "RUB", description: "held" }] })

@@ -1,6 +1,5 @@
 import { assert, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
-import * as Statement from "@effect/sql/Statement"
 import { RandomIds } from "@kassa/adapters"
 import { EventLog } from "@kassa/core/ports/EventLog"
 import { Transactions } from "@kassa/core/ports/Transactions"
@@ -9,22 +8,10 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import { opens, rows } from "../src/sql/driver/reads.js"
+import { withStatementTexts } from "./statementTexts.js"
 
 /** `effect` as the server runs it: without tracing. */
 const untraced = Effect.withTracerEnabled(false)
-
-/** Runs `effect` with a transformer that records the statements it sees. */
-const seen = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.suspend(() => {
-    const texts: Array<string> = []
-    return effect.pipe(
-      Statement.withTransformer((statement) => {
-        texts.push(statement.compile()[0])
-        return Effect.succeed(statement)
-      }),
-      Effect.map((a) => [a, texts] as const)
-    )
-  })
 
 const eventsOf = (sql: SqlClient.SqlClient, aggregateID: string) =>
   sql<{ aggregateId: string; id: unknown }>`SELECT aggregate_id, id FROM events
@@ -56,7 +43,7 @@ for (const dialect of Dialects.dialects()) {
     it.effect("a statement transformer (statement counting) still sees every read", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        const [, texts] = yield* untraced(seen(rows(sql`SELECT 1 AS one`)))
+        const [, texts] = yield* untraced(withStatementTexts(rows(sql`SELECT 1 AS one`)))
         assert.deepStrictEqual(texts.map((t) => t.trim()), ["SELECT 1 AS one"])
       }))
 

@@ -36,6 +36,7 @@ import withdrawals from "./internal/migrations/0024_withdrawals.js"
 import walletWebhooks from "./internal/migrations/0025_wallet_webhooks.js"
 import reports from "./internal/migrations/0026_reports.js"
 import providerTerms from "./internal/migrations/0027_provider_terms.js"
+import withdrawalWalletParty from "./internal/migrations/0028_withdrawal_wallet_party.js"
 import { IntColumn, reader } from "./internal/rows.js"
 
 const all = {
@@ -65,7 +66,8 @@ const all = {
   "0024_withdrawals": withdrawals,
   "0025_wallet_webhooks": walletWebhooks,
   "0026_reports": reports,
-  "0027_provider_terms": providerTerms
+  "0027_provider_terms": providerTerms,
+  "0028_withdrawal_wallet_party": withdrawalWalletParty
 }
 
 const migrations = Migrator.fromRecord(all)

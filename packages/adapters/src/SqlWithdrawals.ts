@@ -14,13 +14,14 @@ import { DateColumn, IntColumn, JsonColumn, opt, OptionalText, optToJson, reader
 import { after } from "./internal/walletRows.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
 
-const columns = "id, party_id, wallet_id, identity_id, destination_id, amount, currency, fee, payout_amount, payout_currency, metadata, external_id, wallet_grant, " +
+const columns = "id, party_id, wallet_party_id, wallet_id, identity_id, destination_id, amount, currency, fee, payout_amount, payout_currency, metadata, external_id, wallet_grant, " +
   "status, failure, attempts, events, created_at, version"
 
 const withdrawals = reader(
   Schema.Struct({
     id: Schema.String,
     partyId: Schema.String,
+    walletPartyId: Schema.String,
     walletId: Schema.String,
     identityId: Schema.String,
     destinationId: Schema.String,
@@ -42,6 +43,7 @@ const withdrawals = reader(
   (r): WithdrawalRecord => ({
     id: r.id,
     partyID: r.partyId,
+    walletPartyID: r.walletPartyId,
     walletID: r.walletId,
     identityID: r.identityId,
     destinationID: r.destinationId,
@@ -92,6 +94,7 @@ export const layer = Layer.effect(
           sql.insert({
             id: w.id,
             partyId: w.partyID,
+            walletPartyId: w.walletPartyID,
             walletId: w.walletID,
             identityId: w.identityID,
             destinationId: w.destinationID,

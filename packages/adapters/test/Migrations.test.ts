@@ -129,4 +129,28 @@ for (const dialect of Dialects.dialects()) {
         assert.notInclude(columns, "publicKey")
       }))
   })
+
+  layer(scratch(dialect), { timeout: 60_000 })(`Migrations 0028 [${dialect}]`, (it) => {
+    it.effect("0028: a withdrawal's wallet owner is recorded, another party's for one made with a wallet grant", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* Migrations.runUpTo(27)
+        yield* sql`INSERT INTO wallets ${
+          sql.insert({ id: "w", partyId: "owner", identityId: "i", name: "Main", currency: "RUB", isBlocked: 0, createdAt: 1, version: 1 })
+        }`
+        const withdrawal = (id: string, partyId: string, walletId: string) =>
+          sql`INSERT INTO withdrawals ${
+            sql.insert({
+              id, partyId, walletId, identityId: "i", destinationId: "d", amount: 100, currency: "RUB", fee: 1, payoutAmount: 100,
+              payoutCurrency: "RUB", status: "Succeeded", attempts: 1, events: "[]", createdAt: 2, version: 2
+            })
+          }`
+        yield* withdrawal("own", "owner", "w")
+        yield* withdrawal("granted", "maker", "w")
+        yield* withdrawal("orphan", "maker", "gone")
+        yield* Migrations.run
+        const rows = yield* sql<{ id: string; walletPartyId: string }>`SELECT id, wallet_party_id FROM withdrawals ORDER BY id`
+        assert.deepStrictEqual(rows.map((r) => [r.id, r.walletPartyId]), [["granted", "owner"], ["orphan", "maker"], ["own", "owner"]])
+      }))
+  })
 }

@@ -167,6 +167,33 @@ for (const backend of Dialects.backends()) {
         assert.deepStrictEqual(typesOf(yield* r.requests), ["WithdrawalStarted:200", "WithdrawalFailed:200"])
       }))
 
+    it.scoped("a withdrawal another party makes with a wallet grant notifies the wallet owner's webhooks, not its maker's", () =>
+      Effect.gen(function*() {
+        const owner = yield* Fixtures.merchant()
+        const maker = yield* Fixtures.merchant()
+        const r = yield* Receiver.make
+        const { identityID, walletID } = yield* walletOf(owner.partyID)
+        const own = yield* walletOf(maker.partyID)
+        yield* funded(walletID, 10_000)
+        const d = yield* destinationOf(maker.partyID, own.identityID)
+        yield* TestKassa.settle
+        const all = ["WithdrawalStarted", "WithdrawalSucceeded", "WithdrawalFailed"] as const
+        yield* hookOf(owner.partyID, identityID, { topic: "WithdrawalsTopic", walletID, eventTypes: all }, r.urlFor("/owner"))
+        yield* hookOf(maker.partyID, own.identityID, { topic: "WithdrawalsTopic", eventTypes: all }, r.urlFor("/maker"))
+
+        const validUntil = new Date((yield* Clock.currentTimeMillis) + 3_600_000)
+        const grant = yield* (yield* WalletService.WalletService).issueGrant(owner.partyID, walletID, { asset: rub(2_000), validUntil }).pipe(
+          Effect.orDie
+        )
+        const w = yield* Effect.flatMap(WithdrawalService.WithdrawalService, (s) =>
+          s.create(maker.partyID, { wallet: walletID, destination: d.id, body: rub(1_000), walletGrant: grant.token })).pipe(Effect.orDie)
+        yield* TestKassa.settle
+
+        const got = yield* r.requests
+        assert.deepStrictEqual(typesOf(got.filter(about(w.id))), ["WithdrawalStarted:200", "WithdrawalSucceeded:200"])
+        assert.deepStrictEqual([...new Set(got.map((x) => x.path))], ["/owner"])
+      }))
+
     it.scoped("a withdrawal older than its logged events: a logged status change notifies that status, numbered as the withdrawal's events", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()
@@ -179,6 +206,7 @@ for (const backend of Dialects.backends()) {
         const old: WithdrawalRecord = {
           id,
           partyID: m.partyID,
+          walletPartyID: m.partyID,
           walletID,
           identityID,
           destinationID: "d-old",

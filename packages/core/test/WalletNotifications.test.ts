@@ -9,6 +9,7 @@ const at = (s: number) => new Date(Date.UTC(2026, 0, 15, 12, 0, s))
 const pending: WithdrawalRecord = {
   id: "w-1",
   partyID: "p",
+  walletPartyID: "p",
   walletID: "wallet-1",
   identityID: "i-1",
   destinationID: "d-1",

@@ -23,6 +23,7 @@ const commandArb: FastCheck.Arbitrary<MovementCommand> = FastCheck.oneof(
 const pending: WithdrawalRecord = {
   id: "wd-1",
   partyID: "p-1",
+  walletPartyID: "p-1",
   walletID: "w-1",
   identityID: "i-1",
   destinationID: "d-1",

@@ -34,6 +34,7 @@ const destination = (partyID: string, overrides: Partial<DestinationRecord> = {}
 const withdrawal = (partyID: string, overrides: Partial<WithdrawalRecord> = {}): WithdrawalRecord => ({
   id: fresh("wd"),
   partyID,
+  walletPartyID: partyID,
   walletID: "w-1",
   identityID: "i-1",
   destinationID: "dst-1",

@@ -40,6 +40,8 @@ interface Aggregate<A> {
   readonly find: (id: string) => Effect.Effect<Option.Option<A>>
   /** The notifications of one logged event of the record. */
   readonly notifications: (record: A, logged: StoredEvent) => ReadonlyArray<WalletNotification>
+  /** The party whose webhooks are told, under which the events are logged: the record's, unless said. */
+  readonly told?: (record: A) => string
 }
 
 /**
@@ -60,7 +62,7 @@ export const mapper = <A extends { readonly id: string; readonly partyID: string
       prepare: () =>
         Effect.succeed((entry, subscribers) =>
           Effect.gen(function*() {
-            const found = Option.filter(yield* of.find(entry.aggregateID), (r) => r.partyID === entry.partyID)
+            const found = Option.filter(yield* of.find(entry.aggregateID), (r) => (of.told?.(r) ?? r.partyID) === entry.partyID)
             const [logged] = yield* events.list({ aggregateType: of.aggregate, aggregateID: entry.aggregateID, after: entry.eventID - 1, limit: 1 })
             if (Option.isNone(found) || logged === undefined || logged.id !== entry.eventID) return []
             const record = found.value

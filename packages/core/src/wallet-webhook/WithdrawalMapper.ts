@@ -2,7 +2,8 @@
  * The withdrawal's notifications (`WithdrawalsTopic` webhooks), ordered per withdrawal: each
  * status event it logged (`withdrawal/WithdrawalEvents`) is its notification, made from the
  * withdrawal's own record of that event (`WalletNotifications.ofWithdrawalEvent`), numbered as
- * its events are polled.
+ * its events are polled. The wallet owner's webhooks are told, also of a withdrawal another party
+ * made with the wallet's grant.
  *
  * @since 0.1.0
  */
@@ -18,5 +19,7 @@ export const WithdrawalMapper = Effect.flatMap(WithdrawalRepository, (withdrawal
     topic: "WithdrawalsTopic",
     aggregate: AGGREGATE,
     find: withdrawals.findById,
-    notifications: (w, logged) => recordedEventsOf(w, logged.changes).map((e) => ofWithdrawalEvent(w, e))
+    notifications: (w, logged) => recordedEventsOf(w, logged.changes).map((e) => ofWithdrawalEvent(w, e)),
+    // one made with a wallet grant is the wallet owner's news, not its maker's
+    told: (w) => w.walletPartyID
   }))

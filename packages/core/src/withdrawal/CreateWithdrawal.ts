@@ -82,6 +82,7 @@ export const make = (ctx: WithdrawalContext) => {
         const pending: WithdrawalRecord = {
           id,
           partyID,
+          walletPartyID: w.partyID,
           walletID: w.id,
           identityID: w.identityID,
           destinationID: d.id,

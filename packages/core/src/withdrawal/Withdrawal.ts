@@ -35,6 +35,8 @@ export interface WithdrawalRecord {
   readonly id: string
   /** Who made it (the wallet's owner, or a party holding its grant). */
   readonly partyID: string
+  /** The wallet owner's party: its webhooks are told of the withdrawal. */
+  readonly walletPartyID: string
   readonly walletID: string
   /** The wallet's identity. */
   readonly identityID: string

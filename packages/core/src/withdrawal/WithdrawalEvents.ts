@@ -21,7 +21,7 @@ export const AGGREGATE = "withdrawal"
 export const appendSince = (events: EventLog["Type"], w: WithdrawalRecord, after: number) =>
   Effect.forEach(
     w.events.filter((e) => e.eventID > after),
-    (e) => events.append({ aggregateType: AGGREGATE, aggregateID: w.id, partyID: w.partyID, changes: [{ type: "WithdrawalStatusChanged", ...toStatus(e) }] }),
+    (e) => events.append({ aggregateType: AGGREGATE, aggregateID: w.id, partyID: w.walletPartyID, changes: [{ type: "WithdrawalStatusChanged", ...toStatus(e) }] }),
     { discard: true }
   )
 

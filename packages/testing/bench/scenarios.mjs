@@ -61,6 +61,24 @@ export const assertAlive = (server, during) => {
   }
 }
 
+/**
+ * `runLoad` on `server` as the scenarios measure it: it stops if the server exits (and then
+ * throws, naming `during`), and answers the server's CPU over the measured phase per operation.
+ */
+export const serverLoad = async (server, during, { onMeasureStart, ...options }) => {
+  let cpu
+  const result = await runLoad({
+    ...options,
+    shouldStop: () => server.proc?.exitInfo !== undefined,
+    onMeasureStart: () => {
+      onMeasureStart?.()
+      cpu = cpuWindow(server.proc.pid)
+    }
+  })
+  assertAlive(server, during)
+  return { ...result, cpu: cpu?.stop(result.ok) }
+}
+
 export const clientFor = (server, connections) =>
   new HttpClient(server.baseUrl, {
     connections,
@@ -85,17 +103,12 @@ export const createInvoiceScenario = async (server, { connections, durationMs, w
   // would pause the load), so they include the warm-up; the CPU window is the measured phase.
   const statsBefore = pgStats !== undefined ? await pgStats() : undefined
   let created = 0
-  let cpu
   try {
-    const result = await runLoad({
-      shouldStop: () => server.proc?.exitInfo !== undefined,
+    const result = await serverLoad(server, "createInvoice", {
       concurrency: connections,
       durationMs,
       warmupMs,
-      onMeasureStart: () => {
-        onMeasureStart?.()
-        cpu = cpuWindow(server.proc.pid)
-      },
+      onMeasureStart,
       op: async (_w, seq) => {
         const r = await createInvoice(client, shopID, seq)
         if (r.status === 201) {
@@ -109,8 +122,6 @@ export const createInvoiceScenario = async (server, { connections, durationMs, w
         return { ok: false, status: r.status, error: `${r.status} ${r.error ?? r.body.slice(0, 200)}` }
       }
     })
-    assertAlive(server, "createInvoice")
-    const cpuUse = cpu?.stop(result.ok)
     const memory = sampler?.stop()
     let perRequest
     if (statsBefore !== undefined && created > 0) {
@@ -120,7 +131,7 @@ export const createInvoiceScenario = async (server, { connections, durationMs, w
       const after = await pgStats()
       perRequest = Object.fromEntries(Object.keys(after).map((k) => [k, (after[k] - statsBefore[k]) / created]))
     }
-    return { ...result, ids, load1, memory, cpu: cpuUse, pgPerRequest: perRequest }
+    return { ...result, ids, load1, memory, pgPerRequest: perRequest }
   } finally {
     sampler?.stop()
     client.close()
@@ -135,17 +146,14 @@ export const flowScenario = async (server, { concurrency, durationMs, warmupMs, 
   let completed = 0
   const stepFail = (step, r) => ({ ok: false, status: r.status, error: `${step}: ${r.status} ${r.error ?? r.body.slice(0, 200)}` })
   const load1 = os.loadavg()[0]
-  let cpu
   try {
-    const result = await runLoad({
-      shouldStop: () => server.proc?.exitInfo !== undefined,
+    const result = await serverLoad(server, `the full flow ×${concurrency}`, {
       concurrency,
       durationMs,
       warmupMs,
       onMeasureStart: () => {
         polls = 0
         completed = 0
-        cpu = cpuWindow(server.proc.pid)
       },
       op: async (_w, seq) => {
         const t0 = performance.now()
@@ -178,9 +186,7 @@ export const flowScenario = async (server, { concurrency, durationMs, warmupMs, 
         return { ok: true, status: "captured", ms: performance.now() - t0 }
       }
     })
-    assertAlive(server, `the full flow ×${concurrency}`)
-    const cpuUse = cpu?.stop(result.ok)
-    return { ...result, pollsPerFlow: completed > 0 ? polls / completed : 0, load1, cpu: cpuUse }
+    return { ...result, pollsPerFlow: completed > 0 ? polls / completed : 0, load1 }
   } finally {
     client.close()
   }
@@ -190,24 +196,18 @@ export const flowScenario = async (server, { concurrency, durationMs, warmupMs, 
 export const readScenario = async (server, { connections, durationMs, warmupMs, ids, pathFor }) => {
   const client = clientFor(server, connections)
   const load1 = os.loadavg()[0]
-  let cpu
   try {
-    const result = await runLoad({
-      shouldStop: () => server.proc?.exitInfo !== undefined,
+    const result = await serverLoad(server, "a read scenario", {
       concurrency: connections,
       durationMs,
       warmupMs,
-      onMeasureStart: () => {
-        cpu = cpuWindow(server.proc.pid)
-      },
       op: async (_w, seq) => {
         const id = ids[(seq * 2_654_435_761) % ids.length]
         const r = await client.request("GET", pathFor(id), undefined, { "x-request-id": requestId() })
         return r.status === 200 ? { ok: true, status: 200, ms: r.ms } : { ok: false, status: r.status, error: `${r.status} ${r.error ?? r.body.slice(0, 200)}` }
       }
     })
-    assertAlive(server, "a read scenario")
-    return { ...result, load1, cpu: cpu?.stop(result.ok) }
+    return { ...result, load1 }
   } finally {
     client.close()
   }

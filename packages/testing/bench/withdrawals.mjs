@@ -9,9 +9,8 @@
  */
 import * as os from "node:os"
 import { performance } from "node:perf_hooks"
-import { HttpClient, runLoad, sleep } from "./load.mjs"
-import { assertAlive, idOf, requestId } from "./scenarios.mjs"
-import { cpuWindow } from "./server.mjs"
+import { HttpClient, sleep } from "./load.mjs"
+import { idOf, requestId, serverLoad } from "./scenarios.mjs"
 
 const rub = (amount) => ({ amount, currency: "RUB" })
 const walletStatusOf = (body) => body.match(/"status":"([A-Za-z]+)"/)?.[1]
@@ -65,19 +64,16 @@ export const withdrawalScenario = async (server, { concurrency, durationMs, warm
   const load1 = os.loadavg()[0]
   let polls = 0
   let completed = 0
-  let cpu
   try {
     const wallets = []
     for (let w = 0; w < concurrency; w++) wallets.push(await walletOf(client, { pollMs, maxMs: maxFlowMs }))
-    const result = await runLoad({
-      shouldStop: () => server.proc?.exitInfo !== undefined,
+    const result = await serverLoad(server, `the withdrawal flow ×${concurrency}`, {
       concurrency,
       durationMs,
       warmupMs,
       onMeasureStart: () => {
         polls = 0
         completed = 0
-        cpu = cpuWindow(server.proc.pid)
       },
       op: async (w) => {
         const { walletID, destinationID } = wallets[w]
@@ -111,8 +107,7 @@ export const withdrawalScenario = async (server, { concurrency, durationMs, warm
         }
       }
     })
-    assertAlive(server, `the withdrawal flow ×${concurrency}`)
-    return { ...result, pollsPerFlow: completed > 0 ? polls / completed : 0, load1, cpu: cpu?.stop(result.ok) }
+    return { ...result, pollsPerFlow: completed > 0 ? polls / completed : 0, load1 }
   } finally {
     client.close()
     operator.close()

@@ -2,12 +2,12 @@
  * What every start would compute the same way, done once while the startup snapshot is built
  * (`Snapshot.ts`): nothing here reads the environment or opens a file, socket or database.
  *
- * - The contract's parsers. `@effect/schema` compiles a schema's decoder or encoder the first
+ * - The contract's parsers. `effect/Schema` compiles a schema's decoder or encoder the first
  *   time one is asked for and keeps it, per schema, for the process: the snapshot keeps them, so
  *   building the HTTP routes at start finds them compiled.
  * - Effect's run loop and layer builder, run once on a small layer graph of every kind of layer
- *   the server's has: a start from the snapshot then runs them compiled instead of compiling
- *   them as it builds its layers.
+ *   the server's has: the snapshot keeps the bytecode V8 compiled for them, which a start would
+ *   otherwise compile while it builds its layers.
  *
  * @since 0.1.0
  */

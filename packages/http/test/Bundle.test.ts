@@ -44,4 +44,14 @@ describe("the bundle step of npm start", () => {
       "package-lock.json"
     ])
   }, 120_000)
+
+  it("the bundle and the snapshot's script are ASCII (V8 would keep their source two bytes a character), a comment's other characters replaced one for one", () => {
+    SpawnedServer.bundle()
+    for (const file of [SpawnedServer.bundlePath, path.join(path.dirname(SpawnedServer.bundlePath), "snapshot.cjs")]) {
+      const source = fs.readFileSync(file, "utf8")
+      assert.notMatch(source, /[^\x00-\x7f]/, file)
+      // pg-protocol's comment, its dash made ASCII in place: the line keeps its length
+      assert.include(source, "computes Buffer.byteLength ONCE - the previous", file)
+    }
+  }, 120_000)
 })

@@ -28,6 +28,9 @@ const answersCorrectly = (server: SpawnedServer.Spawned) =>
     assert.deepStrictEqual(yield* call(server.port, "GET", "/health", {}).pipe(Effect.map((a) => [a.status, JSON.parse(a.body)])), [200, { status: "ok" }])
     const country = yield* call(server.port, "GET", "/v1/processing/countries/RUS", { "x-request-id": "snap-1" })
     assert.deepStrictEqual([country.status, JSON.parse(country.body)], [200, { id: "RUS", name: "Russian Federation", tradeBlocs: ["EAEU", "CIS"] }])
+    // named in the access log by the operations' table the snapshot holds
+    const logged = JSON.parse(yield* Effect.promise(() => server.waitFor(/"message":"request".*"requestId":"snap-1"/)))
+    assert.deepStrictEqual([logged.annotations.operationId, logged.annotations.status], ["getCountryByID", 200])
     const created = yield* call(server.port, "POST", "/v2/processing/invoices", { ...auth, "x-request-id": "snap-2" }, {
       shopID: server.credentials.shopID,
       dueDate: "2099-01-01T00:00:00Z",

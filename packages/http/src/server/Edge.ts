@@ -179,6 +179,9 @@ export interface Edge {
   readonly answer: (started: Started, response: HttpServerResponse.HttpServerResponse) => Effect.Effect<HttpServerResponse.HttpServerResponse>
 }
 
+// Made when the module loads, so the startup snapshot holds it.
+const operationOf = resolver(KassaApi)
+
 /**
  * The edge over the server's services. Every request goes through it: plain functions around
  * the few Effect operations it needs.
@@ -187,7 +190,6 @@ export interface Edge {
  */
 export const make = Effect.gen(function*() {
   const metrics = yield* Metrics
-  const operationOf = resolver(KassaApi)
   const replaying = yield* RequestReplay.make
   // Each service or fiber ref a request sets copies its whole context: only what is used.
   const counting = Option.isSome(yield* Effect.serviceOption(Statements.StatementCounts))

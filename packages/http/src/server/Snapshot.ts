@@ -6,11 +6,16 @@
  * @since 0.1.0
  */
 import { startupSnapshot } from "node:v8"
+import { KassaApi } from "../api/KassaApi.js"
 import { run } from "./Start.js"
+import * as Warmup from "./Warmup.js"
 
 // The builder runs without `Error.stackTraceLimit`: Effect's modules, which save and restore it
 // while loading, leave it `undefined`, and every error of the server would have no stack.
 // Removed, it is installed again when the snapshot starts.
 if (Error.stackTraceLimit === undefined) delete (Error as { stackTraceLimit?: number }).stackTraceLimit
+
+Warmup.compileParsers(KassaApi)
+void Warmup.runLayers()
 
 startupSnapshot.setDeserializeMainFunction(run)

@@ -1,0 +1,31 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as Option from "effect/Option"
+import { KassaApi } from "../src/api/KassaApi.js"
+import * as Warmup from "../src/server/Warmup.js"
+
+/**
+ * What the startup snapshot's build runs (`Snapshot.ts`): the contract's parsers compiled and
+ * Effect's layer builder run once. Nothing of it touches a store; the snapshot's own tests
+ * (`Snapshot.test.ts`) start servers from it on both.
+ */
+
+describe("the snapshot's warm-up", () => {
+  it("compiles a decoder for each endpoint's path, query, headers and body and an encoder for its answers and errors", () => {
+    let expected = 1 // the API's errors
+    const groups = new Set<string>()
+    HttpApi.reflect(KassaApi, {
+      onGroup: ({ group }) => void groups.add(group.identifier),
+      onEndpoint: ({ endpoint: e }) => {
+        expected += [e.pathSchema, e.urlParamsSchema, e.headersSchema, e.payloadSchema].filter(Option.isSome).length + 2
+      }
+    })
+    expected += groups.size
+    assert.isAbove(groups.size, 20)
+    assert.strictEqual(Warmup.compileParsers(KassaApi), expected)
+  })
+
+  it("builds and closes its layer graph", async () => {
+    assert.deepStrictEqual(await Warmup.runLayers(2), [[1, 2, 3], [1, 2, 3]])
+  })
+})

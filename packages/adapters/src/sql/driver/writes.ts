@@ -32,6 +32,7 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Batcher from "./batcher.js"
 import * as Locals from "./locals.js"
+import * as Signals from "./Signals.js"
 import { currentWork, withWork } from "./Statements.js"
 
 /** @internal A statement as built: its own CTEs (named), and the statement that uses them. */
@@ -549,13 +550,15 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
       Effect.flatMap(Scope.make(), (scope) => {
         const { lazy, opened } = lazyConnection(sql, scope)
         const held = makeHeld(sql, fiber.getFiberRef(Contention.retried))
+        const signals: Array<() => void> = []
         return Locals.exitWith(
           (context) => [
             Locals.connection(context, lazy, 0),
             [heldWrites, held],
             [Statement.currentTransformer, flushingOver(prior)],
             // (a transaction opened inside is not the command's)
-            [Contention.retried, false]
+            [Contention.retried, false],
+            Signals.holding(signals)
           ],
           // once open, the held writes go inside it; else they are the unit's, sent below
           Effect.tap(restore(effect), () => opened() === undefined ? Effect.void : flush(held))
@@ -569,7 +572,10 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
               : Effect.void
             return Effect.flatMap(Effect.exit(restore(end)), (ended): Effect.Effect<A, E | SqlError> => {
               if (Exit.isFailure(ended)) return Effect.zipRight(Scope.close(scope, ended), Effect.failCause(ended.cause))
-              return Effect.zipRight(Scope.close(scope, exit), exit)
+              return Effect.flatMap(Scope.close(scope, exit), () => {
+                if (Exit.isSuccess(exit)) Signals.sendAll(signals)
+                return exit
+              })
             })
           })
         )

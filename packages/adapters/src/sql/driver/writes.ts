@@ -454,6 +454,9 @@ const independent = (statement: Statement.Statement<unknown>, held: Held): boole
 
 const flushing = Symbol.for("kassa/writes/flushing")
 
+/** The `flushBefore` transformers with no other transformer behind them (no statement counting). */
+const flushesOnly = new WeakSet<Statement.Statement.Transformer>()
+
 /**
  * A statement transformer that sends a transaction's held writes before the statement, then
  * hands it to the transformer that was there (statement counting).
@@ -468,7 +471,24 @@ const flushBefore = (prior: Option.Option<Statement.Statement.Transformer>): Sta
       ? Effect.zipRight(flush(held), Effect.suspend(() => next(statement, sql, refs, span)))
       : next(statement, sql, refs, span)
   }
+  if (Option.isNone(prior)) flushesOnly.add(transformer)
   return Object.assign(transformer, { [flushing]: true })
+}
+
+/**
+ * @internal
+ * For a read the driver runs on its connection itself (`reads.ts`): what `transformer` would do
+ * before `statement` when it is only a PostgreSQL transaction's (send the held writes the read may
+ * not pass, or nothing); `undefined` for any other transformer, which the statement must meet.
+ */
+export const beforeRead = (
+  transformer: Statement.Statement.Transformer,
+  statement: Statement.Statement<unknown>,
+  refs: FiberRefs.FiberRefs
+): Effect.Effect<void> | undefined => {
+  if (!flushesOnly.has(transformer)) return undefined
+  const held = FiberRefs.getOrDefault(refs, heldWrites)
+  return inTransaction(held) && held.writes.length > 0 && !independent(statement, held) ? flush(held) : Effect.void
 }
 
 /** `flushBefore` over the statement transformer there (`prior`), unless that one already flushes. */

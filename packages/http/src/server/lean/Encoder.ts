@@ -92,7 +92,7 @@ const guardOf = (member: AST.AST, key: string | undefined): (value: unknown) => 
   const ps = key === undefined || struct === undefined ? undefined : struct.propertySignatures.find((p) => p.name === key)
   if (ps !== undefined) {
     const literals = new Set(literalsOf(ps.type))
-    return (value) => Predicate.isRecord(value) && literals.has(value[key!])
+    return (value) => Predicate.isRecord(value) && literals.has(value[key!] as AST.LiteralValue)
   }
   return ParseResult.is(Schema.make(AST.typeAST(member)))
 }
@@ -176,7 +176,7 @@ const compileTransformation = (ast: AST.Transformation, go: (ast: AST.AST) => En
       return (value) => {
         const result = transformation.encode(to(value), AST.defaultParseOption, ast, value)
         if (!Either.isEither(result)) return whole(value)
-        if (result._tag === "Left") throw new ParseResult.ParseError({ issue: result.left })
+        if (result._tag === "Left") throw new ParseResult.ParseError({ issue: result.left as ParseResult.ParseIssue })
         return from(result.right)
       }
     }

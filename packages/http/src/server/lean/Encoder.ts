@@ -165,13 +165,15 @@ const compileTuple = (ast: AST.TupleType, go: (ast: AST.AST) => Encode): Encode 
 }
 
 const compileTransformation = (ast: AST.Transformation, go: (ast: AST.AST) => Encode): Encode => {
+  const transformation = ast.transformation
+  if (transformation._tag === "TypeLiteralTransformation") return slow(ast)
   const to = go(ast.to)
   const from = go(ast.from)
-  const transformation = ast.transformation
   switch (transformation._tag) {
     case "ComposeTransformation":
       return (value) => from(to(value))
     case "FinalTransformation": {
+      // (a transformation that answers an effect, not an `Either`, is left to `Schema`)
       const whole = slow(ast)
       return (value) => {
         const result = transformation.encode(to(value), AST.defaultParseOption, ast, value)
@@ -180,8 +182,6 @@ const compileTransformation = (ast: AST.Transformation, go: (ast: AST.AST) => En
         return from(result.right)
       }
     }
-    case "TypeLiteralTransformation":
-      return slow(ast)
   }
 }
 

@@ -5,13 +5,15 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Invoice } from "@kassa/core"
-import { Invoice as InvoiceSchema, InvoiceStatus } from "@kassa/core/invoice/Invoice"
+import { InvoiceStatus } from "@kassa/core/invoice/Invoice"
 import { InvoiceRepository } from "@kassa/core/ports/InvoiceRepository"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
-import { DateColumn, IntColumn, JsonColumn, opt, OptionalText, StoredMetadata, toJson } from "./internal/rows.js"
+import * as Predicate from "effect/Predicate"
+import type { Mutable } from "effect/Types"
+import * as Columns from "./internal/columns.js"
+import { toJson } from "./internal/rows.js"
 import * as Versioned from "./sql/driver/versioned.js"
 import { insert } from "./sql/driver/writes.js"
 
@@ -31,72 +33,77 @@ const dataOf = (i: Record) => ({
 })
 
 /**
- * The columns `InvoiceRow` reads, named (not `*`: a statement prepared with `*` would break when a
+ * The columns `fromRow` reads, named (not `*`: a statement prepared with `*` would break when a
  * migration adds a column). @since 0.1.0
  */
 export const columns = "id, party_id, shop_id, external_id, created_at, due_date, amount, currency, product, status, " +
   "invoice_template_id, active_payment_id, data, version"
 
-const fields = InvoiceSchema.fields
-
-/** An `invoices` row, as `columns` reads it. */
-const InvoiceRow = Schema.Struct({
-  id: Schema.String,
-  partyId: Schema.String,
-  shopId: Schema.String,
-  externalId: OptionalText,
-  createdAt: DateColumn,
-  dueDate: DateColumn,
-  amount: IntColumn,
-  currency: Schema.String,
-  product: Schema.String,
-  status: InvoiceStatus,
-  invoiceTemplateId: OptionalText,
-  activePaymentId: OptionalText,
-  data: JsonColumn(Schema.Struct({
-    description: fields.description,
-    cart: fields.cart,
-    allocation: fields.allocation,
-    bankAccount: fields.bankAccount,
-    metadata: StoredMetadata,
-    clientInfo: fields.clientInfo,
-    amountRandomized: fields.amountRandomized,
-    reason: fields.reason,
-    // Kassa always writes it; rows seeded by hand for searches (which never number payments) may lack it.
-    paymentCount: Schema.optionalWith(Schema.Int, { default: () => 0 })
-  })),
-  version: IntColumn
+/** The `invoices` row of a record, as `fromRow` reads it back. @since 0.1.0 */
+export const toRow = (i: Record) => ({
+  id: i.id,
+  partyId: i.partyID,
+  shopId: i.shopID,
+  externalId: i.externalID ?? null,
+  createdAt: i.createdAt.getTime(),
+  dueDate: i.dueDate.getTime(),
+  amount: i.amount,
+  currency: i.currency,
+  product: i.product,
+  status: i.status,
+  invoiceTemplateId: i.invoiceTemplateID ?? null,
+  activePaymentId: i.activePaymentID ?? null,
+  data: toJson(dataOf(i)),
+  version: i.version
 })
 
-const decodeRow = Schema.decodeUnknownSync(InvoiceRow)
+const status = Columns.literal(InvoiceStatus.literals)
 
-/** Reads an `invoices` row (searches read the same rows). @since 0.1.0 */
-export const fromRow = (row: unknown): Record => {
-  const { data: d, ...r } = decodeRow(row)
-  return {
-    id: r.id,
-    partyID: r.partyId,
-    shopID: r.shopId,
-    ...opt("externalID", r.externalId),
-    createdAt: r.createdAt,
-    dueDate: r.dueDate,
-    amount: r.amount,
-    currency: r.currency,
-    product: r.product,
-    ...opt("description", d.description),
-    ...opt("invoiceTemplateID", r.invoiceTemplateId),
-    ...opt("cart", d.cart),
-    ...opt("allocation", d.allocation),
-    ...opt("bankAccount", d.bankAccount),
-    metadata: d.metadata,
-    ...opt("clientInfo", d.clientInfo),
-    ...opt("amountRandomized", d.amountRandomized),
-    status: r.status,
-    ...opt("reason", d.reason),
-    activePaymentID: r.activePaymentId,
-    paymentCount: d.paymentCount,
-    version: r.version
+/**
+ * Reads an `invoices` row (searches read the same rows) by hand: Kassa wrote it from a record the
+ * domain made, so its columns and its JSON fields are checked for their kind, not decoded again
+ * by the invoice's schema. A row of another shape throws.
+ *
+ * @since 0.1.0
+ */
+export const fromRow = (input: unknown): Record => {
+  const row = Columns.row(input)
+  const d = Columns.json(row, "data")
+  const out: Mutable<Record> = {
+    id: Columns.text(row, "id"),
+    partyID: Columns.text(row, "partyId"),
+    shopID: Columns.text(row, "shopId"),
+    createdAt: Columns.date(row, "createdAt"),
+    dueDate: Columns.date(row, "dueDate"),
+    amount: Columns.int(row, "amount"),
+    currency: Columns.text(row, "currency"),
+    product: Columns.text(row, "product"),
+    metadata: Columns.field(d, "metadata", Columns.isObject, "an object"),
+    status: status(row, "status"),
+    activePaymentID: Columns.optionalText(row, "activePaymentId"),
+    // Kassa always writes it; rows seeded by hand for searches (which never number payments) may lack it.
+    paymentCount: Columns.optionalField(d, "paymentCount", Number.isSafeInteger as (u: unknown) => u is number, "an integer") ?? 0,
+    version: Columns.int(row, "version")
   }
+  const externalID = Columns.optionalText(row, "externalId")
+  if (externalID !== undefined) out.externalID = externalID
+  const invoiceTemplateID = Columns.optionalText(row, "invoiceTemplateId")
+  if (invoiceTemplateID !== undefined) out.invoiceTemplateID = invoiceTemplateID
+  const description = Columns.optionalField(d, "description", Predicate.isString, "text")
+  if (description !== undefined) out.description = description
+  const cart = Columns.optionalField(d, "cart", Columns.isArray, "an array")
+  if (cart !== undefined) out.cart = cart as Record["cart"]
+  const allocation = Columns.optionalField(d, "allocation", Columns.isArray, "an array")
+  if (allocation !== undefined) out.allocation = allocation as Record["allocation"]
+  const bankAccount = Columns.optionalField(d, "bankAccount", Columns.isObject, "an object")
+  if (bankAccount !== undefined) out.bankAccount = bankAccount as Record["bankAccount"]
+  const clientInfo = Columns.optionalField(d, "clientInfo", Columns.isObject, "an object")
+  if (clientInfo !== undefined) out.clientInfo = clientInfo as Record["clientInfo"]
+  const amountRandomized = Columns.optionalField(d, "amountRandomized", Columns.isObject, "an object")
+  if (amountRandomized !== undefined) out.amountRandomized = amountRandomized as Record["amountRandomized"]
+  const reason = Columns.optionalField(d, "reason", Predicate.isString, "text")
+  if (reason !== undefined) out.reason = reason
+  return out
 }
 
 /** @since 0.1.0 @category layers */
@@ -118,24 +125,7 @@ export const layer = Layer.effect(
           Effect.orDie
         ),
       insert: (i) =>
-        insert(sql, "invoices", sql`INSERT INTO invoices ${
-          sql.insert({
-            id: i.id,
-            partyId: i.partyID,
-            shopId: i.shopID,
-            externalId: i.externalID ?? null,
-            createdAt: i.createdAt.getTime(),
-            dueDate: i.dueDate.getTime(),
-            amount: i.amount,
-            currency: i.currency,
-            product: i.product,
-            status: i.status,
-            invoiceTemplateId: i.invoiceTemplateID ?? null,
-            activePaymentId: i.activePaymentID ?? null,
-            data: toJson(dataOf(i)),
-            version: i.version
-          })
-        }`),
+        insert(sql, "invoices", sql`INSERT INTO invoices ${sql.insert(toRow(i))}`),
       update: (i, expected) =>
         Versioned.update(sql, "invoices", i.id, { expected, next: i.version }, (returning) =>
           sql`UPDATE invoices SET ${setColumns(i)} WHERE id = ${i.id} AND version = ${expected} ${returning}`)

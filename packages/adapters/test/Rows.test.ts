@@ -8,6 +8,11 @@ import { Dialects, TestKassa } from "@kassa/testing"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import { SqlInvoices } from "@kassa/adapters"
+import { Invoice } from "@kassa/core/invoice/Invoice"
+import * as Arbitrary from "effect/Arbitrary"
+import * as FastCheck from "effect/FastCheck"
+import * as Columns from "../src/internal/columns.js"
 import { BoolColumn, DateColumn, IntColumn, OptionalDate, reader } from "../src/internal/rows.js"
 
 describe("Column schemas", () => {
@@ -35,6 +40,83 @@ describe("Column schemas", () => {
     assert.deepStrictEqual(rows.first([]), Option.none())
     assert.deepStrictEqual(rows.first([{ n: 3, extra: "ignored" }]), Option.some(6))
     assert.throws(() => rows.one({ n: null }))
+  })
+})
+
+/** An invoice record as the domain makes one: the interface's invoice and its bookkeeping. */
+const InvoiceRecord = Schema.Struct({
+  ...Invoice.fields,
+  partyID: Schema.String,
+  activePaymentID: Schema.UndefinedOr(Schema.String),
+  paymentCount: Schema.Int,
+  version: Schema.Int
+})
+
+/** Without its optional fields left `undefined`, which a row cannot tell from absent ones. */
+const present = (r: object) => Object.fromEntries(Object.entries(r).filter(([k, v]) => v !== undefined || k === "activePaymentID"))
+
+describe("Columns read by hand", () => {
+  it("an invoice comes back from its row as it went in, from SQLite's numbers and PostgreSQL's BIGINT text", () => {
+    let compared = 0
+    FastCheck.assert(
+      FastCheck.property(Arbitrary.make(InvoiceRecord), (record) => {
+        const row = SqlInvoices.toRow(record)
+        const pgRow = { ...row, createdAt: String(row.createdAt), dueDate: String(row.dueDate), amount: String(row.amount), version: String(row.version) }
+        const expected = present(JSON.parse(JSON.stringify({ ...record, createdAt: 0, dueDate: 0 })))
+        for (const read of [SqlInvoices.fromRow(row), SqlInvoices.fromRow(pgRow)]) {
+          assert.deepStrictEqual(present({ ...JSON.parse(JSON.stringify(read)), createdAt: 0, dueDate: 0 }), expected)
+          assert.strictEqual(read.createdAt.getTime(), record.createdAt.getTime())
+          assert.strictEqual(read.dueDate.getTime(), record.dueDate.getTime())
+        }
+        compared++
+      }),
+      { numRuns: 200, seed: 28 }
+    )
+    assert.strictEqual(compared, 200)
+  })
+
+  it("a row of another shape throws, naming the column but not its value", () => {
+    const good = SqlInvoices.toRow({
+      id: "i-1",
+      partyID: "p-1",
+      shopID: "s-1",
+      createdAt: new Date(1_700_000_000_000),
+      dueDate: new Date(1_700_000_100_000),
+      amount: 100,
+      currency: "RUB",
+      product: "Tea",
+      metadata: {},
+      status: "unpaid",
+      activePaymentID: undefined,
+      paymentCount: 0,
+      version: 1
+    })
+    assert.strictEqual(SqlInvoices.fromRow(good).amount, 100)
+    const bad: Array<[string, unknown]> = [
+      ["amount", { ...good, amount: "4111111111111111x" }],
+      ["status", { ...good, status: "4111111111111111" }],
+      ["id", { ...good, id: null }],
+      ["data", { ...good, data: "{\"metadata\": 4111111111111111" }],
+      ["data", { ...good, data: "[4111111111111111]" }],
+      ["metadata", { ...good, data: JSON.stringify({ metadata: "4111111111111111" }) }],
+      ["cart", { ...good, data: JSON.stringify({ metadata: {}, cart: { line: "4111111111111111" } }) }],
+      ["paymentCount", { ...good, data: JSON.stringify({ metadata: {}, paymentCount: 1.5 }) }],
+      ["row", "4111111111111111"]
+    ]
+    for (const [column, row] of bad) {
+      const error = (() => {
+        try {
+          SqlInvoices.fromRow(row)
+        } catch (e) {
+          return e as Error
+        }
+      })()
+      assert.instanceOf(error, Error, column)
+      assert.include(error!.message, column)
+      assert.notInclude(error!.message, "4111")
+    }
+    assert.strictEqual(Columns.int({ n: "1700000000123" }, "n"), 1_700_000_000_123)
+    assert.throws(() => Columns.int({ n: "" }, "n"))
   })
 })
 

@@ -53,7 +53,8 @@ export const layer: Layer.Layer<SqlDriver, never, SqlClient.SqlClient> = Layer.s
         orElse: () => GroupCommit.make(sql, { maxUnits: MAX_GROUP })
       })
     return {
-      transaction: (effect) => Signals.committing(sqlErrorsDie(dialectTransaction(effect))),
+      // (the dialect's transaction holds its signals until it commits: `Signals.holding`)
+      transaction: (effect) => sqlErrorsDie(dialectTransaction(effect)),
       signals: yield* Signals.make,
       governance: Governance.make()
     }

@@ -24,6 +24,7 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { make as randomId } from "../../RandomIds.js"
 import * as RealTime from "../../internal/realTime.js"
+import type { Local } from "./locals.js"
 import { withWork } from "./Statements.js"
 
 /**
@@ -72,8 +73,22 @@ const inTransaction = (context: Context.Context<never>) =>
   Context.getOption(context, SqlClient.TransactionConnection)._tag === "Some"
 
 /**
- * Runs `effect` (a transaction) so that the signals raised in it are sent once it has succeeded;
- * inside an enclosing transaction it is that one's to send them.
+ * @internal
+ * What a transaction of the driver's sets (with its other locals, `locals.ts`) to hold the signals
+ * raised in it; it sends them with `sendAll` once it has committed. Cheaper than `committing`'s
+ * region of its own around every transaction.
+ */
+export const holding = (held: Array<() => void>): Local => [heldSignals, held]
+
+/** @internal Sends the signals a transaction held. */
+export const sendAll = (held: ReadonlyArray<() => void>): void => {
+  for (const send of held) send()
+}
+
+/**
+ * Runs `effect` (a transaction other than the driver's, which hold their signals themselves) so
+ * that the signals raised in it are sent once it has succeeded; inside an enclosing transaction it
+ * is that one's to send them.
  *
  * @since 0.1.0 @category combinators
  */
@@ -83,9 +98,7 @@ export const committing = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effe
     const held: Array<() => void> = []
     return Effect.tap(
       Effect.locally(effect, heldSignals, held),
-      () => Effect.sync(() => {
-        for (const send of held) send()
-      })
+      () => Effect.sync(() => sendAll(held))
     )
   })
 

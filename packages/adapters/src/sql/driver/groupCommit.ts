@@ -13,6 +13,8 @@
  * - A unit reads what the units before it in the group wrote; since they commit or fail
  *   together, no answer rests on writes that were then lost.
  * - A unit's pure writes (`write`, `writeAll`) run on the group's connection directly.
+ * - A unit's signals (`Signals`) are sent once the group has committed, and dropped if the unit
+ *   failed.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type * as SqlConnection from "@effect/sql/SqlConnection"
@@ -24,6 +26,7 @@ import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
 import { nextTurn } from "../../internal/realTime.js"
 import * as Locals from "./locals.js"
+import * as Signals from "./Signals.js"
 import { type Direct, heldWrites } from "./writes.js"
 
 interface Group {
@@ -104,11 +107,19 @@ export const make = (
     })
 
     /** The unit in its savepoint, under the mutex; a failure of the savepoint's own statements is a defect. */
-    const inSavepoint = <A, E, R>(g: Group, effect: Effect.Effect<A, E, R>, restore: <X, Y, Z>(e: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>) => {
+    const inSavepoint = <A, E, R>(
+      g: Group,
+      effect: Effect.Effect<A, E, R>,
+      restore: <X, Y, Z>(e: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+      signals: Array<() => void>
+    ) => {
       const direct: Direct = { sql, conn: g.conn, wrote: false }
       return run(g.conn, "SAVEPOINT kassa_unit").pipe(
-        // Each unit has its own `Direct`: whether it wrote is its own.
-        Effect.zipRight(Locals.exitWith((context) => [Locals.connection(context, g.conn, 1), [heldWrites, direct]], restore(effect))),
+        // Each unit has its own `Direct` (whether it wrote is its own) and its own signals.
+        Effect.zipRight(Locals.exitWith(
+          (context) => [Locals.connection(context, g.conn, 1), [heldWrites, direct], Signals.holding(signals)],
+          restore(effect)
+        )),
         Effect.tap((exit) =>
           Exit.isSuccess(exit)
             ? run(g.conn, "RELEASE kassa_unit")
@@ -125,7 +136,8 @@ export const make = (
             Effect.onError(() => mutex.release(1))
           )
           g.units++
-          const done = yield* Effect.exit(inSavepoint(g, effect, restore))
+          const signals: Array<() => void> = []
+          const done = yield* Effect.exit(inSavepoint(g, effect, restore, signals))
           // The group's own statements failed: nothing in it can be trusted to commit.
           if (Exit.isFailure(done)) yield* end(done.cause)
           else if (g.units >= options.maxUnits) yield* end()
@@ -135,7 +147,10 @@ export const make = (
           }
           yield* mutex.release(1)
           yield* Effect.orDie(Deferred.await(g.committed))
-          return yield* (Exit.isSuccess(done) ? done.value : Effect.failCause(done.cause))
+          if (Exit.isFailure(done)) return yield* Effect.failCause(done.cause)
+          // the unit's own outcome: its signals go only if it kept its writes
+          if (Exit.isSuccess(done.value)) Signals.sendAll(signals)
+          return yield* done.value
         })
       )
 

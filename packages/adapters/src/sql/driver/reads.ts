@@ -1,17 +1,21 @@
 /**
  * @internal
  * Reads run on their connection without `@effect/sql`'s per-statement span when nothing would
- * see it: the fiber does not trace and no statement transformer (statement counting, a
- * PostgreSQL transaction's held writes) is set: a span (a no-op one too) and the statement's
- * own scope cost about thirty Effect steps, a polled read's largest share. Anything else, or a
+ * see it: the fiber does not trace and no statement transformer is set but a PostgreSQL
+ * transaction's (whose held writes the read sends first when it may not pass them, as that
+ * transformer would): a span (a no-op one too) and the statement's own scope cost about thirty
+ * Effect steps, a polled read's largest share. Anything else (statement counting, tracing), or a
  * statement this module cannot open (another `SqlClient` implementation), runs as `@effect/sql`
  * runs it.
  */
+import * as SqlClient from "@effect/sql/SqlClient"
 import type * as SqlConnection from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
+import { beforeRead } from "./writes.js"
 
 /** What `@effect/sql`'s statements hold besides their interface: the connection and the rows' names. */
 interface Opened<A> {
@@ -32,11 +36,15 @@ export const opens = <A>(statement: Statement.Statement<A>): statement is Statem
  */
 export const rows = <A extends object>(statement: Statement.Statement<A>): Effect.Effect<ReadonlyArray<A>, SqlError> =>
   Effect.withFiberRuntime((fiber) => {
-    if (
-      !opens(statement) || fiber.getFiberRef(FiberRef.currentTracerEnabled) ||
-      fiber.getFiberRef(Statement.currentTransformer)._tag === "Some"
-    ) return statement
-    // the client's acquirer: the transaction's connection inside one
+    if (!opens(statement) || fiber.getFiberRef(FiberRef.currentTracerEnabled)) return statement
+    const transformer = fiber.getFiberRef(Statement.currentTransformer)
+    const before = transformer._tag === "None" ? Effect.void : beforeRead(transformer.value, statement, fiber.getFiberRefs())
+    if (before === undefined) return statement
     const [text, params] = statement.compile()
-    return Effect.scoped(Effect.flatMap(statement.acquirer, (conn) => conn.execute(text, params, statement.transformRows)))
+    // inside a transaction its connection, with no scope of its own; else the client's acquirer
+    const held = Context.getOption(fiber.getFiberRef(FiberRef.currentContext), SqlClient.TransactionConnection)
+    const run = held._tag === "Some"
+      ? held.value[0].execute(text, params, statement.transformRows)
+      : Effect.scoped(Effect.flatMap(statement.acquirer, (conn) => conn.execute(text, params, statement.transformRows)))
+    return before === Effect.void ? run : Effect.zipRight(before, run)
   })

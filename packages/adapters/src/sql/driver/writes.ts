@@ -32,6 +32,7 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Batcher from "./batcher.js"
 import * as Locals from "./locals.js"
+import * as Signals from "./Signals.js"
 import { currentWork, withWork } from "./Statements.js"
 
 /** @internal A statement as built: its own CTEs (named), and the statement that uses them. */
@@ -453,6 +454,9 @@ const independent = (statement: Statement.Statement<unknown>, held: Held): boole
 
 const flushing = Symbol.for("kassa/writes/flushing")
 
+/** The `flushBefore` transformers with no other transformer behind them (no statement counting). */
+const flushesOnly = new WeakSet<Statement.Statement.Transformer>()
+
 /**
  * A statement transformer that sends a transaction's held writes before the statement, then
  * hands it to the transformer that was there (statement counting).
@@ -467,7 +471,24 @@ const flushBefore = (prior: Option.Option<Statement.Statement.Transformer>): Sta
       ? Effect.zipRight(flush(held), Effect.suspend(() => next(statement, sql, refs, span)))
       : next(statement, sql, refs, span)
   }
+  if (Option.isNone(prior)) flushesOnly.add(transformer)
   return Object.assign(transformer, { [flushing]: true })
+}
+
+/**
+ * @internal
+ * For a read the driver runs on its connection itself (`reads.ts`): what `transformer` would do
+ * before `statement` when it is only a PostgreSQL transaction's (send the held writes the read may
+ * not pass, or nothing); `undefined` for any other transformer, which the statement must meet.
+ */
+export const beforeRead = (
+  transformer: Statement.Statement.Transformer,
+  statement: Statement.Statement<unknown>,
+  refs: FiberRefs.FiberRefs
+): Effect.Effect<void> | undefined => {
+  if (!flushesOnly.has(transformer)) return undefined
+  const held = FiberRefs.getOrDefault(refs, heldWrites)
+  return inTransaction(held) && held.writes.length > 0 && !independent(statement, held) ? flush(held) : Effect.void
 }
 
 /** `flushBefore` over the statement transformer there (`prior`), unless that one already flushes. */
@@ -549,13 +570,15 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
       Effect.flatMap(Scope.make(), (scope) => {
         const { lazy, opened } = lazyConnection(sql, scope)
         const held = makeHeld(sql, fiber.getFiberRef(Contention.retried))
+        const signals: Array<() => void> = []
         return Locals.exitWith(
           (context) => [
             Locals.connection(context, lazy, 0),
             [heldWrites, held],
             [Statement.currentTransformer, flushingOver(prior)],
             // (a transaction opened inside is not the command's)
-            [Contention.retried, false]
+            [Contention.retried, false],
+            Signals.holding(signals)
           ],
           // once open, the held writes go inside it; else they are the unit's, sent below
           Effect.tap(restore(effect), () => opened() === undefined ? Effect.void : flush(held))
@@ -569,7 +592,10 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
               : Effect.void
             return Effect.flatMap(Effect.exit(restore(end)), (ended): Effect.Effect<A, E | SqlError> => {
               if (Exit.isFailure(ended)) return Effect.zipRight(Scope.close(scope, ended), Effect.failCause(ended.cause))
-              return Effect.zipRight(Scope.close(scope, exit), exit)
+              return Effect.flatMap(Scope.close(scope, exit), () => {
+                if (Exit.isSuccess(exit)) Signals.sendAll(signals)
+                return exit
+              })
             })
           })
         )

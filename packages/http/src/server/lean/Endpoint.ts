@@ -2,7 +2,8 @@
  * One operation of the contract served without HttpApi's router: its endpoint's own schemas
  * decode the path, query and body and encode the answer, its handler (the one HttpApi's route
  * runs) does the work, in the order HttpApi's route does it: authentication, the request
- * envelope, then the path, the body and the query.
+ * envelope, then the path, the body and the query. The answer is encoded without checking it
+ * again (`Encoder`): the domain made it.
  *
  * @since 0.1.0
  */
@@ -20,6 +21,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Auth from "../Auth.js"
 import * as Envelope from "../Envelope.js"
+import * as Encoder from "./Encoder.js"
 
 /** A handler of the contract, given what it decodes. @since 0.1.0 @category models */
 export type Handler = (input: any) => Effect.Effect<unknown, unknown, Principal.CurrentPrincipal>
@@ -52,7 +54,7 @@ export const make = (
   const decodePayload = decoder(endpoint.payloadSchema as Option.Option<Schema.Schema<unknown, unknown, never>>)
   const decodeUrlParams = decoder(endpoint.urlParamsSchema as Option.Option<Schema.Schema<unknown, unknown, never>>)
   const success = endpoint.successSchema as Schema.Schema<unknown, unknown, never>
-  const encode = Schema.encode(success)
+  const encode = Encoder.make(success)
   const status = HttpApiSchema.getStatusSuccess(success)
   const contentType = HttpApiSchema.getEncoding(success.ast).contentType
 
@@ -77,8 +79,7 @@ export const make = (
       }
       return decoded.pipe(
         Effect.zipRight(Effect.suspend(() => handler(input))),
-        Effect.flatMap(encode),
-        Effect.map((body) => HttpServerResponse.unsafeJson(body, { status, contentType })),
+        Effect.map((answer) => HttpServerResponse.unsafeJson(encode(answer), { status, contentType })),
         Effect.catchIf(ParseResult.isParseError, HttpApiError.HttpApiDecodeError.refailParseError)
       )
     })

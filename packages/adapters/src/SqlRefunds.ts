@@ -99,8 +99,14 @@ const chargebacks = reader(ChargebackRow, (r): ChargebackRecord => ({
   version: r.version
       }))
 
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
 const byNumber = <A extends { readonly id: string }>(rows: Array<A>) =>
-  rows.sort((a, b) => Number(a.id) - Number(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  rows.sort((a, b) => Number(a.id) - Number(b.id) || compareText(a.id, b.id))
+
+/** The order of `ChargebackRepository.listByPayment`: `ORDER BY created_at, id`. */
+const byCreatedAt = (rows: Array<ChargebackRecord>) =>
+  rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || compareText(a.id, b.id))
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.mergeAll(
@@ -127,6 +133,20 @@ export const layer = Layer.mergeAll(
             Effect.map((rows) => byNumber(refunds.all(rows))),
             Effect.orDie
           ),
+        // One list of both tables: `kind` tells the rows apart, and each carries the other table's
+        // own columns as NULL, so `RefundRow` and `ChargebackRow` read them as they are.
+        listWithChargebacks: (invoiceID, paymentID) =>
+          touchingOnly("refunds", "chargebacks")(sql`SELECT 'r' AS kind, ${own}, NULL AS body, NULL AS levy,
+              NULL AS reason_code, NULL AS stage FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}
+            UNION ALL SELECT 'c', id, invoice_id, payment_id, party_id, shop_id, NULL, created_at, NULL, currency, status,
+              NULL, NULL, version, body, levy, reason_code, stage
+              FROM chargebacks WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}`).pipe(
+              Effect.map((rows) => ({
+                refunds: byNumber(refunds.all(rows.filter((r) => r.kind === "r"))),
+                chargebacks: byCreatedAt(chargebacks.all(rows.filter((r) => r.kind === "c")))
+              })),
+              Effect.orDie
+            ),
         insert: (r) =>
           insert(sql, "refunds", sql`INSERT INTO refunds ${
             sql.insert({

@@ -11,7 +11,7 @@
  *
  * @since 0.1.0
  */
-import type { AuthorizeRequest, AuthorizeResult, OperationResult, Transaction } from "@kassa/core/ports/Acquirer"
+import type { AuthorizeRequest, AuthorizeResult, OperationResult, OperationStatus, Transaction } from "@kassa/core/ports/Acquirer"
 import { Acquirer } from "@kassa/core/ports/Acquirer"
 import * as PaymentError from "@kassa/core/payment/PaymentError"
 import type * as Context from "effect/Context"
@@ -298,6 +298,18 @@ export const make = (options: Options = {}): Context.Tag.Service<Acquirer> => {
     capture: (operationID) => once(JSON.stringify(["capture", operationID]), () => done),
 
     cancel: (operationID) => once(JSON.stringify(["cancel", operationID]), () => done),
+
+    status: (operationID) =>
+      Effect.sync((): OperationStatus => {
+        const result = operations.get(operationID)?.result
+        if (result === undefined || result._tag === "InteractionRequired") return { _tag: "Nothing" }
+        if (result._tag === "Declined") return { _tag: "Declined" }
+        const { recurrentToken, transaction } = result
+        const by = { transaction, ...(recurrentToken === undefined ? {} : { recurrentToken }) }
+        if (results.get(JSON.stringify(["capture", operationID]))?._tag === "Done") return { _tag: "Captured", ...by }
+        if (results.get(JSON.stringify(["cancel", operationID]))?._tag === "Done") return { _tag: "Cancelled" }
+        return { _tag: "Authorized", ...by }
+      }),
 
     refund: (operationID, refundID, amount) =>
       once(JSON.stringify(["refund", operationID, refundID]), () => {

@@ -377,6 +377,40 @@ describe("TestAcquirer", () => {
         }
       }))
 
+    it.effect("status tells what was done with an operation: nothing, authorised, captured, cancelled, declined", () =>
+      Effect.gen(function*() {
+        const acquirer = TestAcquirer.make()
+        const transaction = (r: AuthorizeRequest) => TestAcquirer.transactionOf(r.operationID)
+        const unknown = request(cardTool("4242424242424242"))
+        assert.deepStrictEqual(yield* acquirer.status(unknown.operationID), { _tag: "Nothing" })
+        const captured = request(cardTool("4242424242424242"), { makeRecurrent: true })
+        const { recurrentToken } = assertAuthorized(yield* acquirer.authorize(captured))
+        assert.deepStrictEqual(yield* acquirer.status(captured.operationID), {
+          _tag: "Authorized",
+          transaction: transaction(captured),
+          recurrentToken
+        })
+        yield* acquirer.capture(captured.operationID, 1000, "RUB")
+        assert.deepStrictEqual(yield* acquirer.status(captured.operationID), {
+          _tag: "Captured",
+          transaction: transaction(captured),
+          recurrentToken
+        })
+        const cancelled = request(cardTool("4242424242424242"), { hold: true })
+        assertAuthorized(yield* acquirer.authorize(cancelled))
+        yield* acquirer.cancel(cancelled.operationID)
+        assert.deepStrictEqual(yield* acquirer.status(cancelled.operationID), { _tag: "Cancelled" })
+        const declined = request(cardTool(TestAcquirer.cards.find((c) => c.outcome._tag === "Declined")!.cardNumber))
+        yield* acquirer.authorize(declined)
+        assert.deepStrictEqual(yield* acquirer.status(declined.operationID), { _tag: "Declined" })
+        // a challenge not yet passed has authorised nothing
+        const challenged = request(cardTool(card("ThreeDSecure")))
+        yield* acquirer.authorize(challenged)
+        assert.deepStrictEqual(yield* acquirer.status(challenged.operationID), { _tag: "Nothing" })
+        yield* acquirer.completeInteraction(challenged.operationID, true)
+        assert.deepStrictEqual(yield* acquirer.status(challenged.operationID), { _tag: "Authorized", transaction: transaction(challenged) })
+      }))
+
     it.effect("refunds of amounts ending in 99 are declined, others are Done", () =>
       Effect.gen(function*() {
         const acquirer = TestAcquirer.make()

@@ -54,6 +54,33 @@ describe("ScriptedAcquirer", () => {
       ])
     }).pipe(Effect.provide(Scripted.layer)))
 
+  it.effect("a lost step is done and remembered but dies; status answers from what was done", () =>
+    Effect.gen(function*() {
+      const acquirer = yield* Acquirer
+      const scripted = yield* ScriptedAcquirer
+      assert.deepStrictEqual(yield* acquirer.status("op"), { _tag: "Nothing" })
+      yield* scripted.script.authorize(Scripted.lost(Scripted.authorized))
+      const lost = yield* Effect.exit(acquirer.authorize(request("op")))
+      assert.isTrue(Exit.isFailure(lost) && !Exit.isInterrupted(lost))
+      const { transaction } = Scripted.authorized as Extract<typeof Scripted.authorized, { readonly _tag: "Authorized" }>
+      assert.deepStrictEqual(yield* acquirer.status("op"), { _tag: "Authorized", transaction })
+      // the repeated call answers what was done
+      assert.strictEqual((yield* acquirer.authorize(request("op")))._tag, "Authorized")
+      yield* scripted.script.capture(Scripted.lost(Scripted.done))
+      assert.isTrue(Exit.isFailure(yield* Effect.exit(acquirer.capture("op", 100, "RUB"))))
+      assert.deepStrictEqual(yield* acquirer.status("op"), { _tag: "Captured", transaction })
+      yield* acquirer.authorize(request("held"))
+      yield* acquirer.cancel("held")
+      assert.deepStrictEqual(yield* acquirer.status("held"), { _tag: "Cancelled" })
+      yield* scripted.script.authorize(Scripted.answer(Scripted.declined()), Scripted.answer(Scripted.challenge))
+      yield* acquirer.authorize(request("no"))
+      assert.deepStrictEqual(yield* acquirer.status("no"), { _tag: "Declined" })
+      yield* acquirer.authorize(request("3ds"))
+      assert.deepStrictEqual(yield* acquirer.status("3ds"), { _tag: "Nothing" })
+      yield* acquirer.completeInteraction("3ds", true)
+      assert.deepStrictEqual(yield* acquirer.status("3ds"), { _tag: "Authorized", transaction })
+    }).pipe(Effect.provide(Scripted.layer)))
+
   it.effect("authorises with a recurrent token when one is asked for", () =>
     Effect.gen(function*() {
       const answer = yield* (yield* Acquirer).authorize({ ...request("r"), makeRecurrent: true })

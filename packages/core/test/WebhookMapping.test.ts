@@ -350,6 +350,28 @@ describe("NotificationMapping", () => {
     }
   })
 
+  it("an event that moves a payment twice (authorised and captured at once) notifies each move with its own status", () => {
+    const events: ReadonlyArray<InvoiceEvent> = [
+      history[0]!,
+      history[1]!,
+      {
+        id: 3,
+        createdAt: at(3),
+        changes: [
+          { changeType: "PaymentStatusChanged", paymentID: "1", status: "processed" },
+          { changeType: "PaymentStatusChanged", paymentID: "1", status: "captured" },
+          { changeType: "InvoiceStatusChanged", status: "paid" }
+        ]
+      }
+    ]
+    const out = notificationsOf(events[2]!, Option.getOrThrow(snapshotsAt(events, 3, { payments: [payment()] }))) as ReadonlyArray<any>
+    assert.deepStrictEqual(
+      out.map((n) => [n.eventType, n.payment?.status, n.invoice.status]),
+      [["PaymentProcessed", "processed", "paid"], ["PaymentCaptured", "captured", "paid"], ["InvoicePaid", undefined, "paid"]]
+    )
+    for (const n of out) assertValid(n)
+  })
+
   it("cancelled invoices notify; a return to unpaid does not", () => {
     const events: ReadonlyArray<InvoiceEvent> = [
       history[0]!,

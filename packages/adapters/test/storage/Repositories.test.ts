@@ -178,6 +178,25 @@ for (const backend of backends()) {
         assert.isTrue(yield* chargebacks.update(accepted, 1))
         assert.isFalse(yield* chargebacks.update({ ...accepted, status: "rejected", version: 2 }, 1))
         assert.deepStrictEqual(yield* chargebacks.findById(of.invoiceID, "1", "1"), Option.some(accepted))
+
+        // both lists in one read, as each repository lists them (another payment's rows left out)
+        const other = { ...of, paymentID: "3" }
+        yield* refunds.insert(Records.refund(other, "1", {
+          externalID: "x-1",
+          error: { code: "refused", message: "no" },
+          status: "failed"
+        }))
+        yield* chargebacks.insert(Records.chargeback(other, "1", { reasonCode: "4837", body: 70 }))
+        for (const paymentID of ["1", "3"]) {
+          assert.deepStrictEqual(yield* refunds.listWithChargebacks(of.invoiceID, paymentID), {
+            refunds: yield* refunds.listByPayment(of.invoiceID, paymentID),
+            chargebacks: yield* chargebacks.listByPayment(of.invoiceID, paymentID)
+          })
+        }
+        const taken = yield* refunds.listWithChargebacks(of.invoiceID, "1")
+        assert.deepStrictEqual([taken.refunds.map((r) => r.id), taken.chargebacks.map((c) => c.id)], [["1", "2", "10"], ["1", "2"]])
+        assert.deepStrictEqual(taken.chargebacks[0], accepted)
+        assert.deepStrictEqual(yield* refunds.listWithChargebacks(of.invoiceID, "2"), { refunds: [], chargebacks: [] })
       }))
   })
 }

@@ -22,12 +22,23 @@ export const refundsLayerMemory: Layer.Layer<RefundRepository, never, MemoryStor
   RefundRepository,
   Effect.map(MemoryStore, (store) => {
     const refunds = store.table<RefundRecord>("refunds")
+    const chargebacks = store.table<ChargebackRecord>("chargebacks")
+    const listByPayment = (invoiceID: string, paymentID: string) =>
+      Effect.map(refunds.values, (all) => byNumber(all.filter((r) => r.invoiceID === invoiceID && r.paymentID === paymentID)))
     return {
       findById: (invoiceID, paymentID, id) => refunds.get(key(invoiceID, paymentID, id)),
       findOfParty: (partyID, invoiceID, paymentID, id) =>
         Effect.map(refunds.get(key(invoiceID, paymentID, id)), Option.filter((r) => r.partyID === partyID)),
-      listByPayment: (invoiceID, paymentID) =>
-        Effect.map(refunds.values, (all) => byNumber(all.filter((r) => r.invoiceID === invoiceID && r.paymentID === paymentID))),
+      listByPayment,
+      listWithChargebacks: (invoiceID, paymentID) =>
+        Effect.zipWith(
+          listByPayment(invoiceID, paymentID),
+          chargebacks.values,
+          (refunds, all) => ({
+            refunds,
+            chargebacks: byCreatedAt(all.filter((c) => c.invoiceID === invoiceID && c.paymentID === paymentID))
+          })
+        ),
       insert: (r) => refunds.insert(key(r.invoiceID, r.paymentID, r.id), storedRefund(r)),
       // the SQL adapter writes the status, the reason, cart, allocation and error, and the version
       update: (r, expected) =>

@@ -5,8 +5,9 @@
  * Each method has its own script: a call takes the next step of its method's script. With none
  * left, a repeated operation answers what it answered last (as the port promises) and a new one
  * answers the default: authorised (with a recurrent token when one is asked for), or done. A step
- * may also hang (the call never answers, so the caller's deadline decides) or fail (the call
- * dies, as a dropped connection does, and nothing is remembered, so a retry takes the next step).
+ * may also hang (the call never answers, so the caller's deadline decides), fail (the call
+ * dies, as a dropped connection does, and nothing is remembered, so a retry takes the next step)
+ * or be lost (done and remembered, but the call dies). `status` answers from what was done.
  *
  * ```ts
  * const acquirer = yield* ScriptedAcquirer
@@ -22,13 +23,14 @@ import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
 import * as SubscriptionRef from "effect/SubscriptionRef"
 import * as PaymentError from "../payment/PaymentError.js"
-import { Acquirer, type AuthorizeResult, type OperationResult } from "../ports/Acquirer.js"
+import { Acquirer, type AuthorizeResult, type OperationResult, type OperationStatus } from "../ports/Acquirer.js"
 
 /** What one call does. @since 0.1.0 @category models */
 export type Step<A> =
   | { readonly _tag: "Answer"; readonly answer: A }
   | { readonly _tag: "Hang" }
   | { readonly _tag: "Fail"; readonly message: string }
+  | { readonly _tag: "Lost"; readonly answer: A }
 
 /** The call answers `answer`. @since 0.1.0 @category constructors */
 export const answer = <A>(answer: A): Step<A> => ({ _tag: "Answer", answer })
@@ -38,6 +40,15 @@ export const hang: Step<never> = { _tag: "Hang" }
 
 /** The call dies with `message` (a transient failure). @since 0.1.0 @category constructors */
 export const fail = (message = "acquirer unreachable"): Step<never> => ({ _tag: "Fail", message })
+
+/**
+ * The acquirer does it (a later call and `status` see `answer`), but the call dies before its
+ * answer comes back, as when Kassa crashes right after the acquirer acted.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const lost = <A>(answer: A): Step<A> => ({ _tag: "Lost", answer })
 
 /** An authorisation. @since 0.1.0 @category answers */
 export const authorized: AuthorizeResult = {
@@ -149,6 +160,9 @@ export const layer: Layer.Layer<Acquirer | ScriptedAcquirer> = Layer.effectConte
           return yield* Effect.never
         case "Fail":
           return yield* Effect.dieMessage(step.message)
+        case "Lost":
+          answered.set(key, step.answer)
+          return yield* Effect.dieMessage("the acquirer's answer was lost")
       }
     })
 
@@ -169,6 +183,17 @@ export const layer: Layer.Layer<Acquirer | ScriptedAcquirer> = Layer.effectConte
     completeInteraction: (operationID, passed) => receive({ method: "completeInteraction", operationID, passed }),
     capture: (operationID, amount, currency) => receive({ method: "capture", operationID, amount, currency }),
     cancel: (operationID) => receive({ method: "cancel", operationID }),
+    status: (operationID) =>
+      Effect.sync((): OperationStatus => {
+        const authorization = answered.get(`completeInteraction:${operationID}`) ?? answered.get(`authorize:${operationID}`)
+        if (authorization === undefined || authorization._tag === "InteractionRequired") return { _tag: "Nothing" }
+        if (authorization._tag !== "Authorized") return { _tag: "Declined" }
+        const { recurrentToken, transaction } = authorization as Extract<AuthorizeResult, { readonly _tag: "Authorized" }>
+        const by = { transaction, ...(recurrentToken === undefined ? {} : { recurrentToken }) }
+        if (answered.get(`capture:${operationID}`)?._tag === "Done") return { _tag: "Captured", ...by }
+        if (answered.get(`cancel:${operationID}`)?._tag === "Done") return { _tag: "Cancelled" }
+        return { _tag: "Authorized", ...by }
+      }),
     refund: (operationID, refundID, amount, currency) => receive({ method: "refund", operationID, refundID, amount, currency })
   }
 

@@ -11,6 +11,7 @@ import * as Optimistic from "../internal/optimistic.js"
 import * as Outcomes from "../Outcomes.js"
 import * as Ref from "../Ref.js"
 import type { PaymentRecord } from "./Payment.js"
+import type { PaymentChange } from "./PaymentChange.js"
 import type { PaymentContext } from "./PaymentContext.js"
 import { decide, type PaymentCommand, type PaymentState } from "./PaymentMachine.js"
 import * as TransitionTimers from "./processing/TransitionTimers.js"
@@ -35,6 +36,9 @@ const recordOf = (before: PaymentRecord, state: PaymentState, at: Date): Payment
   statusChangedAt: state.status !== before.status ? at : before.statusChangedAt
 })
 
+const commandsOf = (command: PaymentCommand | ReadonlyArray<PaymentCommand>): ReadonlyArray<PaymentCommand> =>
+  Array.isArray(command) ? command : [command as PaymentCommand]
+
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: PaymentContext) => {
   const { load, now, payments, settings, timers, tx, vault } = ctx
@@ -44,8 +48,15 @@ export const make = (ctx: PaymentContext) => {
   /**
    * `known`, the payment as the caller last saw it, saves the first attempt its read: the write's
    * version check catches a stale one, and a refusal or a no-op decided on it is decided again.
+   * Several commands are decided one after the other and applied as one transition (an instant
+   * payment authorised and captured at once), each step's ledger work in turn.
    */
-  const decideAndApply = (invoiceID: string, id: string, command: PaymentCommand, known?: PaymentRecord) =>
+  const decideAndApply = (
+    invoiceID: string,
+    id: string,
+    command: PaymentCommand | ReadonlyArray<PaymentCommand>,
+    known?: PaymentRecord
+  ) =>
     Optimistic.command(tx.withTransaction, {
       read: load(invoiceID, id),
       known,
@@ -53,18 +64,27 @@ export const make = (ctx: PaymentContext) => {
       what: `payment ${Ref.Payment.encode({ invoiceID, paymentID: id })}`
     }, ({ current: before, save, unchanged }) =>
       Effect.gen(function*() {
-        const decision = decide(before, command)
-        if (Either.isLeft(decision)) return yield* decision.left
-        const { changes, state } = decision.right
-        if (state.status === before.status && state.activity === before.activity && changes.length === 0) {
-          yield* unchanged
-          return { payment: before, changed: false, reached: undefined }
-        }
         const at = yield* now
-        const after = yield* save(recordOf(before, state, at))
+        const steps: Array<PaymentRecord> = [before]
+        const changes: Array<PaymentChange> = []
+        for (const c of commandsOf(command)) {
+          const last = steps[steps.length - 1]!
+          const decision = decide(last, c)
+          if (Either.isLeft(decision)) return yield* decision.left
+          const { state } = decision.right
+          changes.push(...decision.right.changes)
+          if (state.status !== last.status || state.activity !== last.activity || decision.right.changes.length > 0) {
+            steps.push(recordOf(last, state, at))
+          }
+        }
+        if (steps.length === 1) {
+          yield* unchanged
+          return { payment: before, changed: false, reached: [] }
+        }
+        const after = yield* save(steps[steps.length - 1]!)
         // the invoice before the ledger, whose reads leave the invoice's write waiting
         const settled = yield* settleInvoice(after, at)
-        yield* post(before, after)
+        for (let i = 1; i < steps.length; i++) yield* post(steps[i - 1]!, steps[i]!)
         // The CVV serves the authorisation only: its session goes with the outcome that ends
         // it (processed, or failed: declined, past the deadline, a challenge abandoned).
         if (before.status === "pending" && after.status !== "pending" && after.vaultSession !== undefined) {
@@ -74,13 +94,14 @@ export const make = (ctx: PaymentContext) => {
         const timerChanges = TransitionTimers.ofTransition(before, after, at, settings)
         yield* timers.cancelAll([...settled.ended, ...timerChanges.ended])
         for (const timer of timerChanges.scheduled) yield* timers.schedule(timer)
-        return { payment: after, changed: true, reached: after.status !== before.status ? after.status : undefined }
+        const reached = steps.slice(1).filter((s, i) => s.status !== steps[i]!.status).map((s) => s.status)
+        return { payment: after, changed: true, reached }
       })).pipe(
         // counted once committed
-        Effect.tap(({ reached }) => reached === undefined ? Effect.void : Outcomes.count(Outcomes.payments, reached))
+        Effect.tap(({ reached }) => Effect.forEach(reached, (status) => Outcomes.count(Outcomes.payments, status), { discard: true }))
       )
 
-  const apply = (invoiceID: string, id: string, command: PaymentCommand, known?: PaymentRecord) =>
+  const apply = (invoiceID: string, id: string, command: PaymentCommand | ReadonlyArray<PaymentCommand>, known?: PaymentRecord) =>
     Effect.map(decideAndApply(invoiceID, id, command, known), (r) => r.payment)
 
   return { decideAndApply, apply } as const

@@ -40,6 +40,21 @@ export type OperationResult =
   | { readonly _tag: "Done" }
   | { readonly _tag: "Declined"; readonly error: PaymentError; readonly message: string }
 
+/**
+ * What the acquirer has done with an operation so far: nothing (it never took the operation, or
+ * it still waits for a 3-D Secure challenge), authorised it, captured it, cancelled it, or
+ * declined it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type OperationStatus =
+  | { readonly _tag: "Nothing" }
+  | { readonly _tag: "Authorized"; readonly transaction: Transaction; readonly recurrentToken?: string | undefined }
+  | { readonly _tag: "Captured"; readonly transaction: Transaction; readonly recurrentToken?: string | undefined }
+  | { readonly _tag: "Cancelled" }
+  | { readonly _tag: "Declined" }
+
 /** @since 0.1.0 @category models */
 export interface AuthorizeRequest {
   readonly operationID: string
@@ -57,6 +72,11 @@ export class Acquirer extends Context.Tag("kassa/Acquirer")<Acquirer, {
   readonly completeInteraction: (operationID: string, passed: boolean) => Effect.Effect<AuthorizeResult>
   readonly capture: (operationID: string, amount: number, currency: string) => Effect.Effect<OperationResult>
   readonly cancel: (operationID: string) => Effect.Effect<OperationResult>
+  /**
+   * What the acquirer did with the operation: asked before a payment whose work a crash
+   * interrupted is given up, since the acquirer may have authorised or captured it meanwhile.
+   */
+  readonly status: (operationID: string) => Effect.Effect<OperationStatus>
   readonly refund: (
     operationID: string,
     refundID: string,

@@ -6,6 +6,7 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
+import type { ChargebackRecord } from "../chargeback/Chargeback.js"
 import type { RefundRecord } from "../refund/Refund.js"
 
 /** @since 0.1.0 @category tags */
@@ -19,6 +20,14 @@ export class RefundRepository extends Context.Tag("kassa/RefundRepository")<Refu
     id: string
   ) => Effect.Effect<Option.Option<RefundRecord>>
   readonly listByPayment: (invoiceID: string, paymentID: string) => Effect.Effect<ReadonlyArray<RefundRecord>>
+  /**
+   * What has been taken back of a payment, as the refund rule weighs it: its refunds (by number)
+   * and its chargebacks (as `ChargebackRepository.listByPayment` lists them), in one look-up.
+   */
+  readonly listWithChargebacks: (invoiceID: string, paymentID: string) => Effect.Effect<{
+    readonly refunds: ReadonlyArray<RefundRecord>
+    readonly chargebacks: ReadonlyArray<ChargebackRecord>
+  }>
   readonly insert: (refund: RefundRecord) => Effect.Effect<void>
   /** Writes `refund` if the stored version is still `expectedVersion`; answers whether it did. */
   readonly update: (refund: RefundRecord, expectedVersion: number) => Effect.Effect<boolean>

@@ -40,7 +40,7 @@ const fingerprint = (invoiceID: string, paymentID: string, params: RefundParams)
 
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: RefundContext, kick: RefundProcessing.Kick) => {
-  const { chargebacks, externalIDs, ledger, load, paymentRepo, payments, refunds, settings, shops, timers, tx } = ctx
+  const { externalIDs, ledger, load, paymentRepo, payments, refunds, settings, shops, timers, tx } = ctx
 
   /** The refund's postings: each allocated shop gives back its part, the invoice's shop the rest and the fee. */
   const postings = (p: PaymentRecord, r: RefundRecord) =>
@@ -87,9 +87,10 @@ export const make = (ctx: RefundContext, kick: RefundProcessing.Kick) => {
           what: `payment ${invoiceID}/${paymentID}`
         }, ({ current: p, save }) =>
           Effect.gen(function*() {
-            const existing = yield* refunds.listByPayment(invoiceID, paymentID)
+            const takenBack = yield* refunds.listWithChargebacks(invoiceID, paymentID)
+            const existing = takenBack.refunds
             const started = start(
-              { ...p, refunds: existing, chargebacks: yield* chargebacks.listByPayment(invoiceID, paymentID) },
+              { ...p, ...takenBack },
               params,
               { fee: institution.terms.fees.refund.fixed, allocationAllowed: institution.terms.allocationAllowed, partyShops }
             )

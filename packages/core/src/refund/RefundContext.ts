@@ -12,7 +12,6 @@ import { InvoiceChange } from "../invoice/InvoiceChange.js"
 import { AGGREGATE as INVOICE } from "../invoice/InvoiceService.js"
 import { PaymentService } from "../payment/PaymentService.js"
 import { Acquirer } from "../ports/Acquirer.js"
-import { ChargebackRepository } from "../ports/ChargebackRepository.js"
 import { EventLog } from "../ports/EventLog.js"
 import { Idempotency } from "../ports/Idempotency.js"
 import { Ledger } from "../ports/Ledger.js"
@@ -41,7 +40,6 @@ export const make = Effect.gen(function*() {
   return {
     refunds,
     paymentRepo: yield* PaymentRepository,
-    chargebacks: yield* ChargebackRepository,
     payments: yield* PaymentService,
     shops: yield* ShopService,
     acquirer: yield* Acquirer,

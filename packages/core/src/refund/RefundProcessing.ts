@@ -34,7 +34,7 @@ export type Kick = (known: RefundRecord) => Effect.Effect<void>
 export const make = (ctx: RefundContext) =>
   Effect.gen(function*() {
     const endOf = (r: RefundRecord) => r.createdAt.getTime() + ctx.settings.refundRetryWindowMs
-    const { acquirer, chargebacks, ledger, load, paymentRepo, refunds, settings, timers, tx } = ctx
+    const { acquirer, ledger, load, paymentRepo, refunds, settings, timers, tx } = ctx
 
     /** Settles a refund with the acquirer's answer, atomically with the ledger and the events. */
     const settle = (known: RefundRecord, command: RefundCommand) => {
@@ -57,11 +57,7 @@ export const make = (ctx: RefundContext) =>
             // The payment before the ledger, as a refund's creation takes them: one order, no deadlock.
             const p = yield* Contention.expected(paymentRepo.findById(invoiceID, paymentID)).pipe(Effect.flatMap(Effect.orDie))
             yield* ledger.commit(planOf(r))
-            const payment = {
-              ...p,
-              refunds: yield* refunds.listByPayment(invoiceID, paymentID),
-              chargebacks: yield* chargebacks.listByPayment(invoiceID, paymentID)
-            }
+            const payment = { ...p, ...(yield* refunds.listWithChargebacks(invoiceID, paymentID)) }
             if (refundsPayment(payment)) {
               const at = new Date(yield* Clock.currentTimeMillis)
               if (!(yield* paymentRepo.update({ ...p, status: "refunded", statusChangedAt: at, version: p.version + 1 }, p.version))) {

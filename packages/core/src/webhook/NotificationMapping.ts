@@ -476,7 +476,9 @@ export const notificationsOf = (event: InvoiceEvent, snapshots: Snapshots): Read
         break
       }
       case "PaymentStatusChanged": {
-        const p = payment(change.paymentID)
+        // the payment as this change left it: one event may move it twice (authorised and captured)
+        const s = snapshots.payments.get(change.paymentID)
+        const p = s === undefined ? undefined : toWebhookPayment(withField({ ...s, status: change.status }, "error", change.error))
         const status = change.status as keyof typeof paymentStatusEvents | "pending"
         if (p !== undefined && status !== "pending") out.push({ ...head, eventType: paymentStatusEvents[status], invoice, payment: p })
         break

@@ -1,7 +1,10 @@
 /**
  * The process manager: drives a payment with the acquirer as far as it can go now (authorise,
  * with 3-D Secure where the card asks for it, then capture or cancel), recording each answer as a
- * command of the machine.
+ * command of the machine. An instant payment authorised at once is captured before anything is
+ * recorded, and both answers commit together; a payment whose deadline has passed is given up
+ * only once the acquirer says it authorised nothing, since a crash may have come between its
+ * answer and the commit.
  *
  * @since 0.1.0
  */
@@ -9,11 +12,12 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { PartyID, ShopID } from "../../Ids.js"
-import type { AcquirerTool, AuthorizeResult } from "../../ports/Acquirer.js"
+import type { AcquirerTool, AuthorizeResult, Transaction } from "../../ports/Acquirer.js"
 import * as Ref from "../../Ref.js"
 import type { Apply } from "../ApplyCommand.js"
 import type { PaymentRecord } from "../Payment.js"
 import type { PaymentContext } from "../PaymentContext.js"
+import type { PaymentCommand } from "../PaymentMachine.js"
 import * as AdvanceTimer from "./AdvanceTimer.js"
 
 /** The acquirer's operation id of a payment. @since 0.1.0 */
@@ -44,20 +48,24 @@ export const make = (ctx: PaymentContext, apply: Apply) => {
       }
     })
 
+  /** The machine's command of an authorisation, with the fee terms it books the flow with. */
+  const authorized = (p: PaymentRecord, result: { readonly transaction: Transaction; readonly recurrentToken?: string | undefined }) =>
+    Effect.map(
+      shops.withTerms(PartyID.make(p.partyID), ShopID.make(p.shopID)).pipe(Effect.orDie),
+      ({ institution }): PaymentCommand => ({
+        _tag: "Authorized",
+        transactionInfo: result.transaction,
+        recurrentToken: result.recurrentToken,
+        fees: institution.terms.fees
+      })
+    )
+
   /** Records the acquirer's answer; answers the payment as it now stands. */
   const applyAuthorization = (p: PaymentRecord, result: AuthorizeResult) =>
     Effect.gen(function*() {
       switch (result._tag) {
-        case "Authorized": {
-          // the fee terms the machine books the authorised flow with
-          const { institution } = yield* shops.withTerms(PartyID.make(p.partyID), ShopID.make(p.shopID)).pipe(Effect.orDie)
-          return yield* apply(p.invoiceID, p.id, {
-            _tag: "Authorized",
-            transactionInfo: result.transaction,
-            recurrentToken: result.recurrentToken,
-            fees: institution.terms.fees
-          }, p)
-        }
+        case "Authorized":
+          return yield* apply(p.invoiceID, p.id, yield* authorized(p, result), p)
         case "Declined":
           return yield* apply(p.invoiceID, p.id, { _tag: "Declined", error: result.error }, p)
         case "InteractionRequired": {
@@ -81,6 +89,39 @@ export const make = (ctx: PaymentContext, apply: Apply) => {
       : Effect.asVoid(apply(p.invoiceID, p.id, { _tag: "Finished" }, p))
 
   /**
+   * An instant payment the acquirer authorised: captured with the acquirer, then both answers
+   * recorded in one transaction. A declined capture records the authorisation alone, and the
+   * recovery timer retries the capture.
+   */
+  const authorizeAndCapture = (p: PaymentRecord, result: Extract<AuthorizeResult, { readonly _tag: "Authorized" }>) =>
+    Effect.gen(function*() {
+      const command = yield* authorized(p, result)
+      const captured = yield* acquirer.capture(operationOf(p), p.amount, p.currency)
+      if (captured._tag === "Declined") return yield* finish(yield* apply(p.invoiceID, p.id, command, p), captured, "capture")
+      yield* apply(p.invoiceID, p.id, [command, { _tag: "Finished" }], p)
+    })
+
+  /**
+   * Past its deadline, a payment still being authorised fails unless the acquirer says it went
+   * further: a crash may have come between its answer and the commit.
+   */
+  const pastDeadline = (p: PaymentRecord) =>
+    Effect.gen(function*() {
+      const status = yield* acquirer.status(operationOf(p))
+      switch (status._tag) {
+        case "Captured":
+          return yield* Effect.asVoid(apply(p.invoiceID, p.id, [yield* authorized(p, status), { _tag: "Finished" }], p))
+        case "Authorized": {
+          const next = yield* apply(p.invoiceID, p.id, yield* authorized(p, status), p)
+          if (next.activity === "capturing") yield* advance(p.invoiceID, p.id, next)
+          return
+        }
+        default:
+          return yield* Effect.asVoid(apply(p.invoiceID, p.id, { _tag: "DeadlineReached" }, p))
+      }
+    })
+
+  /**
    * Safe to run twice at once (the acquirer answers a repeated operation with its first answer,
    * and the transitions are optimistic).
    */
@@ -91,10 +132,7 @@ export const make = (ctx: PaymentContext, apply: Apply) => {
         case "processing": {
           const at = yield* Clock.currentTimeMillis
           const deadline = p.processingDeadline?.getTime()
-          if (deadline !== undefined && at >= deadline) {
-            yield* apply(invoiceID, id, { _tag: "DeadlineReached" }, p)
-            return
-          }
+          if (deadline !== undefined && at >= deadline) return yield* pastDeadline(p)
           const authorize = acquirer.authorize({
             operationID: operationOf(p),
             amount: p.amount,
@@ -106,11 +144,10 @@ export const make = (ctx: PaymentContext, apply: Apply) => {
           const result = deadline === undefined
             ? Option.some(yield* authorize)
             : yield* Effect.timeoutOption(authorize, Math.max(0, deadline - at))
-          if (Option.isNone(result)) {
-            yield* apply(invoiceID, id, { _tag: "DeadlineReached" }, p)
-            return
+          if (Option.isNone(result)) return yield* pastDeadline(p)
+          if (result.value._tag === "Authorized" && p.flow.type === "PaymentFlowInstant") {
+            return yield* authorizeAndCapture(p, result.value)
           }
-          // the payment as the authorisation left it: an instant one goes on to its capture
           const next = yield* applyAuthorization(p, result.value)
           if (next.activity === "capturing" || next.activity === "cancelling") yield* advance(invoiceID, id, next)
           return

@@ -860,6 +860,34 @@ for (const dialect of Dialects.dialects()) {
           assert.match(attempt!.error!, /refused.*metadata\.test resolves to 169\.254\.169\.254 \(cloudMetadata\)/)
         }))
 
+      it.scoped("a webhook's URL is parsed once, but every new connection checks the host's addresses again", () =>
+        Effect.gen(function*() {
+          const m = yield* Fixtures.merchant()
+          const r = yield* Receiver.make
+          const hook = yield* hookFor(m, `http://moving.test:${new URL(r.url).port}/moving`, { eventTypes: ["InvoiceCreated"] })
+          // the receiver closes each connection, so the second send must open (and check) a new one
+          yield* r.setDefault({ status: 200, headers: { connection: "close" } })
+          let answer = "127.0.0.1"
+          const resolving = yield* anotherDispatcher({
+            allowPrivateNetworks: true,
+            run: false,
+            resolve: async () => [{ address: answer, family: 4 }]
+          })
+          yield* newInvoice(m)
+          yield* resolving.fanOut
+          assert.strictEqual(yield* resolving.deliverDue, 1)
+          // the name now resolves to the cloud metadata endpoint, which even development may not reach
+          answer = "169.254.169.254"
+          yield* newInvoice(m)
+          yield* resolving.fanOut
+          assert.strictEqual(yield* resolving.deliverDue, 1)
+          assert.strictEqual((yield* r.requests).length, 1)
+          const deliveries = yield* deliveriesOf(hook.id)
+          assert.deepStrictEqual(deliveries.map((d) => d.status), ["delivered", "pending"])
+          const [attempt] = yield* Effect.flatMap(WebhookService, (s) => s.attempts(hook.id, deliveries[1]!.id)).pipe(Effect.orDie)
+          assert.match(attempt!.error!, /refused.*moving\.test resolves to 169\.254\.169\.254 \(cloudMetadata\)/)
+        }))
+
       it.scoped("redirects are not followed; no answer within the timeout is a failure", () =>
         Effect.gen(function*() {
           const m = yield* Fixtures.merchant()

@@ -129,6 +129,9 @@ const payByCard = (m: Fixtures.Merchant, invoiceID: string, card = CARD) =>
 
 const dispatcher = WebhookDispatcher.WebhookDispatcher
 
+/** Waits on the real clock (the loops' pauses run on it), whatever clock the test has. */
+const realPause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+
 /** A dispatcher of its own (another process, in effect) for the scope's lifetime. */
 const anotherDispatcher = (options: WebhookDispatcher.WebhookOptions) =>
   Effect.map(Layer.build(WebhookDispatcher.dispatcherLayer(options)), (ctx) => Context.get(ctx, dispatcher))
@@ -858,6 +861,55 @@ for (const dialect of Dialects.dialects()) {
           const [delivery] = yield* deliveriesOf(hook.id)
           const [attempt] = yield* Effect.flatMap(WebhookService, (s) => s.attempts(hook.id, delivery!.id)).pipe(Effect.orDie)
           assert.match(attempt!.error!, /refused.*metadata\.test resolves to 169\.254\.169\.254 \(cloudMetadata\)/)
+        }))
+
+      it.scoped("a notification queued while its subject is being sent goes out when the send ends, without the safety sweep", () =>
+        Effect.gen(function*() {
+          const d = yield* dispatcher
+          while ((yield* d.fanOut) > 0 || (yield* d.deliverDue) > 0) {
+            // what earlier tests left
+          }
+          const m = yield* Fixtures.merchant()
+          const r = yield* Receiver.make
+          yield* hookFor(m, r.urlFor("/held"), { eventTypes: ["InvoiceCreated", "InvoiceCancelled"] })
+          // the first answer comes late: the subject is held while its next event is appended
+          yield* r.answer([{ status: 200, delayMs: 400 }])
+          yield* anotherDispatcher({ allowPrivateNetworks: true, pollInterval: "1 hour" })
+          const invoice = yield* newInvoice(m)
+          yield* r.waitFor(1)
+          yield* rescind(m, invoice.id)
+          const got = yield* r.waitFor(2)
+          assert.deepStrictEqual(typesOf(got), ["InvoiceCreated:200", "InvoiceCancelled:200"])
+        }))
+
+      it.scoped("a worker that gives its subject back with nothing queued since does not wake an empty claim (SQLite)", () =>
+        Effect.gen(function*() {
+          const d = yield* dispatcher
+          while ((yield* d.fanOut) > 0 || (yield* d.deliverDue) > 0) {
+            // what earlier tests left
+          }
+          const m = yield* Fixtures.merchant()
+          const r = yield* Receiver.make
+          const hook = yield* hookFor(m, r.urlFor("/spread"), { eventTypes: ["InvoiceCreated"] })
+          const subjects = 8
+          // the sends end one by one, each freeing its worker
+          yield* r.answer(Array.from({ length: subjects }, (_, i) => ({ status: 200, delayMs: 40 * i })))
+          yield* Effect.forEach(Array.from({ length: subjects }), () => newInvoice(m), { discard: true })
+          const claims: Array<string> = []
+          yield* anotherDispatcher({ allowPrivateNetworks: true, pollInterval: "1 hour" }).pipe(
+            Statement.withTransformer((statement) => {
+              const text = statement.compile()[0]
+              if (/UPDATE webhook_subjects SET locked_until = [?$]\d*, lock_owner =/.test(text)) claims.push(text)
+              return Effect.succeed(statement)
+            })
+          )
+          yield* r.waitFor(subjects)
+          // until every send is recorded (its worker freed)
+          for (let i = 0; i < 1_000 && (yield* deliveriesOf(hook.id)).some((x) => x.status !== "delivered"); i++) yield* realPause(10)
+          assert.deepStrictEqual((yield* deliveriesOf(hook.id)).map((x) => x.status), Array(subjects).fill("delivered"))
+          yield* realPause(50)
+          // the loop's first claim and the one the fan-out woke; on PostgreSQL a freed worker claims again
+          if (dialect === "sqlite") assert.isAtMost(claims.length, 3, `${claims.length} claims`)
         }))
 
       it.scoped("a webhook's URL is parsed once, but every new connection checks the host's addresses again", () =>

@@ -275,6 +275,9 @@ const make = Effect.gen(function*() {
       version: l?.version ?? null
     })))
     return sql.onDialectOrElse({
+      // A subject drained at its lease's version is deleted, the others (queued since, also by an
+      // enqueue the delete waited for) given back. NOT IN is a hashed lookup; an anti-join on the
+      // deleted rows was planned as a nested loop (48 ms for 256 records).
       pg: () =>
         sql`WITH v AS (SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS v(id bigint, number integer,
             first bigint, at bigint, ended_at bigint, status_code integer, error text, duration_ms integer,
@@ -289,8 +292,9 @@ const make = Effect.gen(function*() {
           UPDATE webhook_subjects s SET locked_until = NULL, lock_owner = NULL
           FROM v WHERE v.version IS NOT NULL AND s.webhook_id = v.webhook_id AND s.subject_type = v.subject_type
             AND s.subject_id = v.subject_id AND s.lock_owner = v.worker
-            AND NOT EXISTS (SELECT 1 FROM gone g WHERE g.webhook_id = s.webhook_id AND g.subject_type = s.subject_type
-              AND g.subject_id = s.subject_id)`.pipe(Effect.asVoid),
+            AND (s.webhook_id, s.subject_type, s.subject_id) NOT IN (SELECT webhook_id, subject_type, subject_id FROM gone)`.pipe(
+            Effect.asVoid
+          ),
       // SQLite: four statements for the whole batch, its rows read from the same JSON.
       orElse: () => {
         const v = sql`(SELECT value ->> 'id' AS id, value ->> 'number' AS number, value ->> 'first' AS first,

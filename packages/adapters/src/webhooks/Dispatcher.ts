@@ -10,9 +10,10 @@
  *
  * The loops do not poll. The fan-out sleeps until events are appended (the `events` signal: from
  * this process once its transaction commits, from the others' through PostgreSQL's
- * `LISTEN/NOTIFY`); the delivery loop until the fan-out queued deliveries, a worker became free or
- * the earliest retry it scheduled is due. A slow safety sweep (`pollInterval`) picks up what no
- * signal tells of: leases that ended, retries scheduled by a process that has gone. So with no
+ * `LISTEN/NOTIFY`); the delivery loop until the fan-out queued deliveries, a worker became free
+ * (off PostgreSQL, only when there may be work for it) or the earliest retry it scheduled is due.
+ * A slow safety sweep (`pollInterval`) picks up what no signal tells of: leases that ended,
+ * retries scheduled by a process that has gone. So with no
  * webhook at all, or none due, an idle dispatcher issues no statements. (Over memory storage,
  * which sends no signals, the loops poll every 50 ms.)
  *

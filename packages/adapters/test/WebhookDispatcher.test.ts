@@ -5,6 +5,7 @@ import { Counters, Database, Kassa, TokenKeys } from "@kassa/adapters"
 import * as SqlWebhooks from "@kassa/adapters/SqlWebhooks"
 import * as WebhookDispatcher from "@kassa/adapters/WebhookDispatcher"
 import { CustomerService, Ids, InvoiceService, PaymentResources, PaymentService } from "@kassa/core"
+import { type Claimed, DeliveryQueue } from "@kassa/core/ports/DeliveryQueue"
 import { EventLog } from "@kassa/core/ports/EventLog"
 import { WebhookKeyRepository } from "@kassa/core/ports/WebhookKeyRepository"
 import { WebhookUrlGuard } from "@kassa/core/ports/WebhookUrlGuard"
@@ -19,7 +20,9 @@ import * as Receiver from "@kassa/testing/WebhookReceiver"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Deferred from "effect/Deferred"
 import * as Either from "effect/Either"
+import * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
 import * as Layer from "effect/Layer"
@@ -33,6 +36,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import webhooksMigration from "../src/internal/migrations/0008_webhooks.js"
+import * as SqlDeliveryQueue from "../src/webhooks/SqlDeliveryQueue.js"
 
 // ---------------------------------------------------------------------------------------------
 // The stack: the whole domain on a throw-away database, plus this feature's layers (built here
@@ -128,6 +132,9 @@ const payByCard = (m: Fixtures.Merchant, invoiceID: string, card = CARD) =>
   }).pipe(Effect.orDie)
 
 const dispatcher = WebhookDispatcher.WebhookDispatcher
+
+/** Waits on the real clock (the loops' pauses run on it), whatever clock the test has. */
+const realPause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 /** A dispatcher of its own (another process, in effect) for the scope's lifetime. */
 const anotherDispatcher = (options: WebhookDispatcher.WebhookOptions) =>
@@ -859,6 +866,193 @@ for (const dialect of Dialects.dialects()) {
           const [delivery] = yield* deliveriesOf(hook.id)
           const [attempt] = yield* Effect.flatMap(WebhookService, (s) => s.attempts(hook.id, delivery!.id)).pipe(Effect.orDie)
           assert.match(attempt!.error!, /refused.*metadata\.test resolves to 169\.254\.169\.254 \(cloudMetadata\)/)
+        }))
+
+      it.scoped("a notification queued while its subject is being sent goes out when the send ends, without the safety sweep", () =>
+        Effect.gen(function*() {
+          const d = yield* dispatcher
+          while ((yield* d.fanOut) > 0 || (yield* d.deliverDue) > 0) {
+            // what earlier tests left
+          }
+          const m = yield* Fixtures.merchant()
+          const r = yield* Receiver.make
+          yield* hookFor(m, r.urlFor("/held"), { eventTypes: ["InvoiceCreated", "InvoiceCancelled"] })
+          // the first answer comes late: the subject is held while its next event is appended
+          yield* r.answer([{ status: 200, delayMs: 400 }])
+          yield* anotherDispatcher({ allowPrivateNetworks: true, pollInterval: "1 hour" })
+          const invoice = yield* newInvoice(m)
+          yield* r.waitFor(1)
+          yield* rescind(m, invoice.id)
+          const got = yield* r.waitFor(2)
+          assert.deepStrictEqual(typesOf(got), ["InvoiceCreated:200", "InvoiceCancelled:200"])
+        }))
+
+      it.scoped("a worker that gives its subject back with nothing queued since does not wake an empty claim (SQLite)", () =>
+        Effect.gen(function*() {
+          const d = yield* dispatcher
+          while ((yield* d.fanOut) > 0 || (yield* d.deliverDue) > 0) {
+            // what earlier tests left
+          }
+          const m = yield* Fixtures.merchant()
+          const r = yield* Receiver.make
+          const hook = yield* hookFor(m, r.urlFor("/spread"), { eventTypes: ["InvoiceCreated"] })
+          const subjects = 8
+          // the sends end one by one, each freeing its worker
+          yield* r.answer(Array.from({ length: subjects }, (_, i) => ({ status: 200, delayMs: 40 * i })))
+          yield* Effect.forEach(Array.from({ length: subjects }), () => newInvoice(m), { discard: true })
+          const claims: Array<string> = []
+          yield* anotherDispatcher({ allowPrivateNetworks: true, pollInterval: "1 hour" }).pipe(
+            Statement.withTransformer((statement) => {
+              const text = statement.compile()[0]
+              if (/UPDATE webhook_subjects SET locked_until = [?$]\d*, lock_owner =/.test(text)) claims.push(text)
+              return Effect.succeed(statement)
+            })
+          )
+          yield* r.waitFor(subjects)
+          // until every send is recorded (its worker freed)
+          for (let i = 0; i < 1_000 && (yield* deliveriesOf(hook.id)).some((x) => x.status !== "delivered"); i++) yield* realPause(10)
+          assert.deepStrictEqual((yield* deliveriesOf(hook.id)).map((x) => x.status), Array(subjects).fill("delivered"))
+          yield* realPause(50)
+          // the loop's first claim and the one the fan-out woke; on PostgreSQL a freed worker claims again
+          if (dialect === "sqlite") assert.isAtMost(claims.length, 3, `${claims.length} claims`)
+        }))
+
+      it.scoped("a drained subject's row is deleted; what is queued while it drains keeps it, what comes after makes it afresh", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const d = yield* dispatcher
+          while ((yield* d.fanOut) > 0 || (yield* d.deliverDue) > 0) {
+            // what earlier tests left
+          }
+          const queue = yield* Layer.build(SqlDeliveryQueue.layer).pipe(Effect.map(Context.get(DeliveryQueue)))
+          const m = yield* Fixtures.merchant()
+          const r = yield* Receiver.make
+          const hook = yield* hookFor(m, r.urlFor("/rows"), { eventTypes: ["InvoiceCreated"] })
+          const subject = { webhookID: hook.id, type: "invoice", id: `rows-${randomBytes(6).toString("hex")}` }
+          const queueNotification = (n: number) =>
+            Effect.flatMap(Clock.currentTimeMillis, (now) =>
+              queue.enqueue([{ subject, eventID: n, topic: "InvoicesTopic", eventType: "InvoiceCreated", body: `{"n":${n}}` }], now))
+          const row = Effect.map(
+            sql<{ version: unknown; nextAttemptAt: unknown }>`SELECT version, next_attempt_at FROM webhook_subjects
+              WHERE webhook_id = ${hook.id} AND subject_type = 'invoice' AND subject_id = ${subject.id}`,
+            (rows) => rows.map((x) => ({ version: Number(x.version), due: x.nextAttemptAt !== null }))
+          )
+          const claimOurs = Effect.gen(function*() {
+            const now = yield* Clock.currentTimeMillis
+            const claimed = yield* queue.claimDue("rows-test", 100, now, 60_000)
+            const ours = claimed.filter((c) => c.lease.subject.id === subject.id)
+            assert.strictEqual(ours.length, 1)
+            return ours[0]!
+          })
+          /** Records the claimed queue as sent, its last attempt draining it. */
+          const sendAll = (c: Claimed) =>
+            Effect.forEach(c.pending, (p, i) =>
+              Effect.flatMap(Clock.currentTimeMillis, (now) =>
+                queue.record(c.lease, {
+                  deliveryID: p.deliveryID,
+                  number: 1,
+                  firstAttemptAt: now,
+                  startedAt: now,
+                  endedAt: now,
+                  statusCode: 200,
+                  error: undefined,
+                  durationMs: 1
+                }, { _tag: "Delivered", drained: c.complete && i === c.pending.length - 1 })), { discard: true })
+          const bodies = (c: Claimed) => c.pending.map((p) => p.body)
+
+          yield* queueNotification(1)
+          const first = yield* claimOurs
+          assert.deepStrictEqual(bodies(first), [`{"n":1}`])
+          // queued while the first is out: the row stays, due, for the second
+          yield* queueNotification(2)
+          yield* sendAll(first)
+          assert.deepStrictEqual(yield* row, [{ version: 2, due: true }])
+          const second = yield* claimOurs
+          assert.deepStrictEqual(bodies(second), [`{"n":2}`])
+          yield* sendAll(second)
+          assert.deepStrictEqual(yield* row, [])
+          // after the drain: made afresh, due
+          yield* queueNotification(3)
+          assert.deepStrictEqual(yield* row, [{ version: 1, due: true }])
+          const third = yield* claimOurs
+          assert.deepStrictEqual(bodies(third), [`{"n":3}`])
+          yield* sendAll(third)
+          assert.deepStrictEqual(yield* row, [])
+          // given back idle (its queue found empty): deleted, unless something was queued since the lease's version
+          yield* queueNotification(4)
+          const fourth = yield* claimOurs
+          yield* sendAll({ ...fourth, complete: false })
+          assert.deepStrictEqual(yield* row, [{ version: 1, due: true }])
+          yield* queue.release({ ...fourth.lease, version: fourth.lease.version - 1 }, true)
+          assert.deepStrictEqual(yield* row, [{ version: 1, due: true }])
+          const renewed = yield* claimOurs
+          assert.deepStrictEqual(bodies(renewed), [])
+          yield* queue.release(renewed.lease, true)
+          assert.deepStrictEqual(yield* row, [])
+          const delivered = yield* sql<{ body: string; status: string }>`SELECT body, status FROM webhook_deliveries
+            WHERE webhook_id = ${hook.id} AND subject_id = ${subject.id} ORDER BY id`
+          assert.deepStrictEqual(delivered.map((x) => `${x.body} ${x.status}`), [1, 2, 3, 4].map((n) => `{"n":${n}} delivered`))
+
+          // Concurrently, on two connections (on SQLite, one after the other): an enqueue whose
+          // transaction is open while the drained subject is given back, then a give-back whose
+          // transaction is open while an enqueue comes.
+          const other = <A, E, R>(effect: Effect.Effect<A, E, R>, after: Deferred.Deferred<void>) =>
+            Effect.fork(Effect.zipRight(Deferred.await(after), effect))
+          yield* queueNotification(5)
+          const fifth = yield* claimOurs
+          const enqueued = yield* Deferred.make<void>()
+          const givenBack = yield* other(sendAll(fifth), enqueued)
+          yield* sql.withTransaction(
+            Effect.all([queueNotification(6), Deferred.succeed(enqueued, undefined), realPause(200)], { discard: true })
+          )
+          yield* Fiber.join(givenBack)
+          assert.deepStrictEqual(yield* row, [{ version: 2, due: true }])
+          const sixth = yield* claimOurs
+          assert.deepStrictEqual(bodies(sixth), [`{"n":6}`])
+          const deleting = yield* Deferred.make<void>()
+          const arriving = yield* other(queueNotification(7), deleting)
+          // (sent, then given back idle: the release runs in the open transaction, the attempts' batched record does not)
+          yield* sendAll({ ...sixth, complete: false })
+          yield* sql.withTransaction(
+            Effect.all([queue.release(sixth.lease, true), Deferred.succeed(deleting, undefined), realPause(200)], { discard: true })
+          )
+          yield* Fiber.join(arriving)
+          assert.deepStrictEqual(yield* row, [{ version: 1, due: true }])
+          const seventh = yield* claimOurs
+          assert.deepStrictEqual(bodies(seventh), [`{"n":7}`])
+          yield* sendAll(seventh)
+          assert.deepStrictEqual(yield* row, [])
+          const all = yield* sql<{ body: string; status: string }>`SELECT body, status FROM webhook_deliveries
+            WHERE webhook_id = ${hook.id} AND subject_id = ${subject.id} ORDER BY id`
+          assert.deepStrictEqual(all.map((x) => `${x.body} ${x.status}`), [1, 2, 3, 4, 5, 6, 7].map((n) => `{"n":${n}} delivered`))
+        }))
+
+      it.scoped("a webhook's URL is parsed once, but every new connection checks the host's addresses again", () =>
+        Effect.gen(function*() {
+          const m = yield* Fixtures.merchant()
+          const r = yield* Receiver.make
+          const hook = yield* hookFor(m, `http://moving.test:${new URL(r.url).port}/moving`, { eventTypes: ["InvoiceCreated"] })
+          // the receiver closes each connection, so the second send must open (and check) a new one
+          yield* r.setDefault({ status: 200, headers: { connection: "close" } })
+          let answer = "127.0.0.1"
+          const resolving = yield* anotherDispatcher({
+            allowPrivateNetworks: true,
+            run: false,
+            resolve: async () => [{ address: answer, family: 4 }]
+          })
+          yield* newInvoice(m)
+          yield* resolving.fanOut
+          assert.strictEqual(yield* resolving.deliverDue, 1)
+          // the name now resolves to the cloud metadata endpoint, which even development may not reach
+          answer = "169.254.169.254"
+          yield* newInvoice(m)
+          yield* resolving.fanOut
+          assert.strictEqual(yield* resolving.deliverDue, 1)
+          assert.strictEqual((yield* r.requests).length, 1)
+          const deliveries = yield* deliveriesOf(hook.id)
+          assert.deepStrictEqual(deliveries.map((d) => d.status), ["delivered", "pending"])
+          const [attempt] = yield* Effect.flatMap(WebhookService, (s) => s.attempts(hook.id, deliveries[1]!.id)).pipe(Effect.orDie)
+          assert.match(attempt!.error!, /refused.*moving\.test resolves to 169\.254\.169\.254 \(cloudMetadata\)/)
         }))
 
       it.scoped("redirects are not followed; no answer within the timeout is a failure", () =>

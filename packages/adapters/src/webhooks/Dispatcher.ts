@@ -10,9 +10,10 @@
  *
  * The loops do not poll. The fan-out sleeps until events are appended (the `events` signal: from
  * this process once its transaction commits, from the others' through PostgreSQL's
- * `LISTEN/NOTIFY`); the delivery loop until the fan-out queued deliveries, a worker became free or
- * the earliest retry it scheduled is due. A slow safety sweep (`pollInterval`) picks up what no
- * signal tells of: leases that ended, retries scheduled by a process that has gone. So with no
+ * `LISTEN/NOTIFY`); the delivery loop until the fan-out queued deliveries, a worker became free
+ * (off PostgreSQL, only when there may be work for it) or the earliest retry it scheduled is due.
+ * A slow safety sweep (`pollInterval`) picks up what no signal tells of: leases that ended,
+ * retries scheduled by a process that has gone. So with no
  * webhook at all, or none due, an idle dispatcher issues no statements. (Over memory storage,
  * which sends no signals, the loops poll every 50 ms.)
  *
@@ -108,7 +109,16 @@ const make = (options: WebhookOptions) =>
     const signal = Queue.offer(wake, undefined)
     // The earliest retry this process scheduled and has not claimed since: the delivery loop wakes for it.
     let nextRetry = Infinity
-    const retryAt = (at: number) => Effect.sync(() => void (nextRetry = Math.min(nextRetry, at)))
+    // Bumped whenever something may have been queued (this process's fan-out queued deliveries, an
+    // event was appended): a subject held meanwhile may be due again when its worker gives it back.
+    let queuedSince = 0
+    // A worker left its subject due (more than a pass sends) or scheduled a retry since the last claim.
+    let leftDue = false
+    const retryAt = (at: number) =>
+      Effect.sync(() => {
+        nextRetry = Math.min(nextRetry, at)
+        leftDue = true
+      })
 
     const fanOut: Effect.Effect<number> = Effect.gen(function*() {
       if (!(yield* fanOutService.pending)) return 0
@@ -116,7 +126,10 @@ const make = (options: WebhookOptions) =>
       while (total < FANOUT_MAX_PER_PASS) {
         const { queued, taken } = yield* fanOutService.batch
         total += taken
-        if (queued > 0) yield* signal
+        if (queued > 0) {
+          queuedSince++
+          yield* signal
+        }
         // a batch that was not full took every entry there was
         if (taken < BATCH) break
       }
@@ -207,6 +220,7 @@ const make = (options: WebhookOptions) =>
           }
         }
         yield* queue.release(claimed.lease, false)
+        leftDue = true
         return attempts
       }).pipe(
         Effect.onError(() => queue.release(claimed.lease, false).pipe(Effect.ignore)),
@@ -240,7 +254,12 @@ const make = (options: WebhookOptions) =>
       const sweepMs = ms(options.pollInterval, Option.isSome(driver) ? "30 seconds" : "50 millis")
       const sweep = RealTime.sleep(sweepMs)
       const appended = yield* Queue.sliding<void>(1)
-      if (Option.isSome(driver)) yield* driver.value.signals.listen("events", () => void Queue.unsafeOffer(appended, undefined))
+      if (Option.isSome(driver)) {
+        yield* driver.value.signals.listen("events", () => {
+          queuedSince++
+          Queue.unsafeOffer(appended, undefined)
+        })
+      }
       yield* fanOut.pipe(
         Effect.catchAllCause((cause) => Effect.logError("webhook fan-out pass failed", cause)),
         // Once woken, a short gathering lets a busy server's events go out in one pass, not one each.
@@ -250,29 +269,40 @@ const make = (options: WebhookOptions) =>
         Workers.forkScoped("webhookFanOut")
       )
       // A pool: free workers claim due subjects; a slow receiver holds up only its own subject.
-      // The loop claims again as soon as a worker is free or something was queued, else it polls.
+      // The loop claims again when something was queued, or a worker is free and there may be work
+      // for it, else it polls.
+      const pg = Option.isSome(sql) && sql.value.onDialectOrElse({ pg: () => true, orElse: () => false })
       const scope = yield* Effect.scope
       let busy = 0
+      // The last claim filled every free slot: more may be due.
+      let full = false
       const claimFree = Effect.gen(function*() {
         const free = concurrency - busy
         if (free <= 0) return false
         if (nextRetry <= (yield* Clock.currentTimeMillis)) nextRetry = Infinity
+        const claimedAt = queuedSince
+        leftDue = false
         const subjects = yield* claim(free)
+        full = subjects.length === free
         for (const subject of subjects) {
           busy++
-          yield* deliverSubject(subject).pipe(
-            Effect.ensuring(Effect.zipRight(Effect.sync(() => void busy--), signal)),
-            Effect.forkIn(scope)
-          )
+          // On PostgreSQL another process may have queued for the subject meanwhile, unseen here:
+          // a free worker always claims again. Elsewhere only this process queues, and a worker that
+          // gives back its subject idle with nothing queued since its claim leaves nothing to claim.
+          const freed = Effect.suspend(() => {
+            busy--
+            return pg || full || leftDue || queuedSince !== claimedAt ? signal : Effect.void
+          })
+          yield* deliverSubject(subject).pipe(Effect.ensuring(freed), Effect.forkIn(scope))
         }
-        return subjects.length === free
+        return full
       })
       // The sleep runs on the real clock; the retry's time is Effect's (the same under a live clock).
       const waitForWork = Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.raceFirst(Queue.take(wake), RealTime.sleep(Duration.millis(Math.max(0, Math.min(nextRetry - now, sweepMs))))))
       // SQLite and memory answer in the same turn of the event loop, so a claim after each wake would take
       // one subject at a time: a millisecond lets the deliveries that end together free their slots.
-      const settle = Option.isSome(sql) && sql.value.onDialectOrElse({ pg: () => true, orElse: () => false })
+      const settle = pg
         ? Effect.void
         : RealTime.sleep(Duration.millis(1))
       yield* claimFree.pipe(

@@ -12,6 +12,7 @@ import type * as Scope from "effect/Scope"
 import * as http from "node:http"
 import * as https from "node:https"
 import type { LookupFunction } from "node:net"
+import { urlToHttpOptions } from "node:url"
 import type { PolicyOptions } from "@kassa/core/webhook/AddressPolicy"
 import { refusedAddress, refusedLiteral, type Resolver, systemResolver } from "./Guard.js"
 
@@ -21,6 +22,9 @@ export const CONTENT_TYPE = "application/json; charset=utf-8"
 /** The `Content-Signature` value of a signature. @since 0.1.0 */
 export const signatureHeader = (digest: string) => `alg=RS256; digest=${digest}`
 
+/** Who sends. */
+const USER_AGENT = "Kassa-Webhooks/0.1"
+
 /** Connections to one receiver's host at once: a merchant's server is not a load balancer's. @since 0.1.0 */
 export const MAX_SOCKETS_PER_HOST = 32
 
@@ -29,23 +33,13 @@ export interface SendOptions {
   readonly timeoutMs: number
   readonly allowPrivateNetworks: boolean
   readonly resolver?: Resolver | undefined
-  /** Keep-alive agents (`agents()`); without them every POST opens its own connection. */
-  readonly agents?: Agents | undefined
-}
-
-/** @since 0.1.0 */
-export interface Agents {
-  readonly http: http.Agent
-  readonly https: https.Agent
 }
 
 /**
  * Keep-alive agents. An idle connection is closed after 4 s, before the 5 s after which common
  * servers (Node's among them) close theirs, so a reused connection is rarely a dead one.
- *
- * @since 0.1.0
  */
-export const agents = (maxSockets: number): Agents => {
+const agents = (maxSockets: number) => {
   const options = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, timeout: 4_000, scheduling: "lifo" as const }
   return { http: new http.Agent(options), https: new https.Agent(options) }
 }
@@ -57,7 +51,7 @@ export interface SendResult {
   readonly durationMs: number
 }
 
-/** @since 0.1.0 A lookup that refuses hosts resolving to forbidden addresses. */
+/** A lookup that refuses hosts resolving to forbidden addresses: it runs for every new connection. */
 const guardedLookup = (resolver: Resolver, policy: PolicyOptions): LookupFunction =>
   (hostname, options, callback) => {
     resolver(hostname).then(
@@ -83,90 +77,80 @@ const guardedLookup = (resolver: Resolver, policy: PolicyOptions): LookupFunctio
   }
 
 /**
- * POSTs `body` to `url`; resolves (never rejects) once a status line arrived, or with the
- * reason there was none. `signal` aborts it (the fiber was interrupted).
- *
- * @since 0.1.0
+ * Where a webhook's URL leads, parsed once: the request's options, or why nothing is sent to it.
+ * What a URL's text says (its scheme, an IP literal host) never changes; a host name's addresses
+ * may, so those are checked on every new connection (`guardedLookup`).
  */
-export const send = (
-  url: string,
-  body: Buffer,
-  headers: Readonly<Record<string, string>>,
-  options: SendOptions,
-  signal?: AbortSignal
-): Promise<SendResult> =>
-  sendOnce(url, body, headers, options, signal, true)
+type Target =
+  | { readonly _tag: "Send"; readonly secure: boolean; readonly options: http.RequestOptions }
+  | { readonly _tag: "Refused"; readonly error: string }
 
-const sendOnce = (
-  url: string,
+const targetOf = (url: string, policy: PolicyOptions): Target => {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return { _tag: "Refused", error: "invalid URL" }
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return { _tag: "Refused", error: "only http and https URLs are allowed" }
+  const refused = refusedLiteral(parsed.hostname, policy)
+  if (refused !== undefined) return { _tag: "Refused", error: `refused: ${refused}` }
+  return { _tag: "Send", secure: parsed.protocol === "https:", options: urlToHttpOptions(parsed) }
+}
+
+/** A sender keeps this many webhooks' parsed URLs. */
+const TARGETS_KEPT = 10_000
+
+/**
+ * POSTs `body` to `target` and calls `done` once (a status line arrived, or the reason there was
+ * none); answers a function that cancels it (the fiber was interrupted).
+ */
+const start = (
+  target: Extract<Target, { _tag: "Send" }>,
   body: Buffer,
-  headers: Readonly<Record<string, string>>,
-  options: SendOptions,
-  signal: AbortSignal | undefined,
-  mayRetry: boolean
-): Promise<SendResult> =>
-  new Promise((resolve) => {
-    const started = Date.now()
-    let settled = false
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const finish = (result: Omit<SendResult, "durationMs">) => {
-      if (settled) return
-      settled = true
-      if (timer !== undefined) clearTimeout(timer)
-      resolve({ ...result, durationMs: Date.now() - started })
-    }
-    let target: URL
-    try {
-      target = new URL(url)
-    } catch {
-      return finish({ error: "invalid URL" })
-    }
-    if (target.protocol !== "http:" && target.protocol !== "https:") return finish({ error: "only http and https URLs are allowed" })
-    const policy = { allowPrivateNetworks: options.allowPrivateNetworks }
-    const refused = refusedLiteral(target.hostname, policy)
-    if (refused !== undefined) return finish({ error: `refused: ${refused}` })
-    const secure = target.protocol === "https:"
-    const agent = options.agents === undefined ? false : secure ? options.agents.https : options.agents.http
-    const request = (secure ? https : http).request(target, {
-      method: "POST",
-      agent,
-      headers: { ...headers, "content-length": String(body.length), ...(agent === false ? { connection: "close" } : {}) },
-      lookup: guardedLookup(options.resolver ?? systemResolver, policy)
-    })
-    timer = setTimeout(() => {
-      finish({ error: `no answer within ${options.timeoutMs} ms` })
-      request.destroy()
-    }, options.timeoutMs)
-    request.on("response", (response) => {
+  headers: http.OutgoingHttpHeaders,
+  timeoutMs: number,
+  agent: http.Agent,
+  lookup: LookupFunction,
+  done: (result: SendResult) => void
+): () => void => {
+  const started = Date.now()
+  let settled = false
+  let request: http.ClientRequest
+  const finish = (result: Omit<SendResult, "durationMs">) => {
+    if (settled) return
+    settled = true
+    clearTimeout(timer)
+    done({ ...result, durationMs: Date.now() - started })
+  }
+  const open = (mayRetry: boolean) => {
+    const r = (target.secure ? https : http).request({ ...target.options, method: "POST", agent, headers, lookup })
+    request = r
+    r.on("response", (response) => {
       finish({ statusCode: response.statusCode })
       // The answer's body is not wanted: drained, so that the connection can serve the next one.
       response.on("error", () => undefined)
       response.resume()
-      if (agent === false) setImmediate(() => request.destroy())
     })
-    request.on("error", (error: NodeJS.ErrnoException) => {
+    r.on("error", (error: NodeJS.ErrnoException) => {
       // A kept-alive connection the receiver closed meanwhile: once more, on a new connection
       // (delivery is at least once; a rare duplicate is allowed, a needless 30 s retry is not).
-      if (mayRetry && !settled && request.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE")) {
-        settled = true
-        if (timer !== undefined) clearTimeout(timer)
-        return void sendOnce(url, body, headers, options, signal, false).then(resolve)
-      }
+      if (mayRetry && !settled && r.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE")) return open(false)
       finish({ error: error.code === "EWEBHOOKREFUSED" ? `refused: ${error.message}` : error.message || String(error.code) })
     })
-    if (signal !== undefined) {
-      if (signal.aborted) {
-        finish({ error: "interrupted" })
-        request.destroy()
-        return
-      }
-      signal.addEventListener("abort", () => {
-        finish({ error: "interrupted" })
-        request.destroy()
-      }, { once: true })
-    }
-    request.end(body)
-  })
+    r.end(body)
+  }
+  // Timers of one duration share one list in Node: setting and clearing one is a constant-time step.
+  const timer = setTimeout(() => {
+    finish({ error: `no answer within ${timeoutMs} ms` })
+    request.destroy()
+  }, timeoutMs)
+  open(true)
+  return () => {
+    finish({ error: "interrupted" })
+    request.destroy()
+  }
+}
 
 /** @since 0.1.0 @category models */
 export interface Sender {
@@ -180,28 +164,41 @@ export interface Sender {
  *
  * @since 0.1.0 @category constructors
  */
-export const make = (
-  options: Omit<SendOptions, "agents"> & { readonly maxSockets: number }
-): Effect.Effect<Sender, never, Scope.Scope> =>
+export const make = (options: SendOptions & { readonly maxSockets: number }): Effect.Effect<Sender, never, Scope.Scope> =>
   Effect.map(
     Effect.acquireRelease(Effect.sync(() => agents(Math.min(options.maxSockets, MAX_SOCKETS_PER_HOST))), (a) =>
       Effect.sync(() => {
         a.http.destroy()
         a.https.destroy()
       })),
-    (kept): Sender => ({
-      post: (url, body, digest) =>
-        Effect.async<SendResult>((resume) => {
-          const controller = new AbortController()
-          void send(url, body, {
-            "content-type": CONTENT_TYPE,
-            "content-signature": signatureHeader(digest),
-            "user-agent": "Kassa-Webhooks/0.1"
-          }, { ...options, agents: kept }, controller.signal).then(
-            (result) => resume(Effect.succeed(result)),
-            (error) => resume(Effect.succeed({ error: `could not send: ${String(error)}`, durationMs: 0 }))
-          )
-          return Effect.sync(() => controller.abort())
-        })
-    })
+    (kept): Sender => {
+      const policy = { allowPrivateNetworks: options.allowPrivateNetworks }
+      const lookup = guardedLookup(options.resolver ?? systemResolver, policy)
+      const targets = new Map<string, Target>()
+      const targetFor = (url: string) => {
+        let target = targets.get(url)
+        if (target === undefined) {
+          if (targets.size >= TARGETS_KEPT) targets.clear()
+          target = targetOf(url, policy)
+          targets.set(url, target)
+        }
+        return target
+      }
+      return {
+        post: (url, body, digest) =>
+          Effect.async<SendResult>((resume) => {
+            const target = targetFor(url)
+            if (target._tag === "Refused") return resume(Effect.succeed({ error: target.error, durationMs: 0 }))
+            const headers = {
+              "content-type": CONTENT_TYPE,
+              "content-signature": signatureHeader(digest),
+              "user-agent": USER_AGENT,
+              "content-length": String(body.length)
+            }
+            const cancel = start(target, body, headers, options.timeoutMs, target.secure ? kept.https : kept.http, lookup, (result) =>
+              resume(Effect.succeed(result)))
+            return Effect.sync(cancel)
+          })
+      }
+    }
   )

@@ -361,22 +361,23 @@ const make = Effect.gen(function*() {
         succeeded: 0
       }
       // The subject is given back with the attempt's record: a shutdown right after the attempt
-      // cannot leave it leased to a process that is gone.
+      // cannot leave it leased to a process that is gone. The subject's row before its deliveries',
+      // as everywhere (a webhook's deletion too): one order of locks, no deadlock.
       return Effect.gen(function*() {
-        yield* sql`INSERT INTO webhook_attempts ${sql.insert(row)}`
-        yield* sql`UPDATE webhook_deliveries SET attempts = ${attempt.number}, first_attempt_at = ${attempt.firstAttemptAt},
-          last_attempt_at = ${attempt.startedAt} WHERE id = ${attempt.deliveryID}`
         if (outcome._tag === "Retry") {
           yield* sql`UPDATE webhook_subjects SET next_attempt_at = ${outcome.at}, locked_until = NULL, lock_owner = NULL
             WHERE ${subjectIs(lease.subject)} AND lock_owner = ${lease.worker}`
         } else {
-          yield* discardQueue(lease.subject)
           yield* release(lease, true)
         }
+        yield* sql`INSERT INTO webhook_attempts ${sql.insert(row)}`
+        yield* sql`UPDATE webhook_deliveries SET attempts = ${attempt.number}, first_attempt_at = ${attempt.firstAttemptAt},
+          last_attempt_at = ${attempt.startedAt} WHERE id = ${attempt.deliveryID}`
+        if (outcome._tag !== "Retry") yield* discardQueue(lease.subject)
       }).pipe(sql.withTransaction, Effect.orDie)
     },
     discard: (lease) =>
-      Effect.all([discardQueue(lease.subject), release(lease, true)], { discard: true }).pipe(sql.withTransaction, Effect.orDie),
+      Effect.all([release(lease, true), discardQueue(lease.subject)], { discard: true }).pipe(sql.withTransaction, Effect.orDie),
     release: (lease, idle) => Effect.orDie(Effect.asVoid(release(lease, idle))),
     postpone: (subject, at) =>
       sql`UPDATE webhook_subjects SET next_attempt_at = ${at} WHERE ${subjectIs(subject)} AND next_attempt_at IS NOT NULL`.pipe(

@@ -122,9 +122,14 @@ export const enqueueMany = (sql: SqlClient.SqlClient, items: ReadonlyArray<Queue
     }
   })
 
-/** @internal Discards what is queued for a deleted webhook, and its subjects with it. */
+/**
+ * @internal
+ * Discards what is queued for a deleted webhook, and its subjects with it: the subjects first, as
+ * the dispatcher takes them (a subject's row before its deliveries'), or a delivery recorded
+ * meanwhile deadlocks with it.
+ */
 export const discardQueued = (sql: SqlClient.SqlClient, webhookID: string) =>
   Effect.zipRight(
-    sql`UPDATE webhook_deliveries SET status = 'discarded' WHERE webhook_id = ${webhookID} AND status = 'pending'`,
-    sql`DELETE FROM webhook_subjects WHERE webhook_id = ${webhookID}`
+    sql`DELETE FROM webhook_subjects WHERE webhook_id = ${webhookID}`,
+    sql`UPDATE webhook_deliveries SET status = 'discarded' WHERE webhook_id = ${webhookID} AND status = 'pending'`
   )

@@ -58,7 +58,8 @@ for (const dialect of Dialects.dialects()) {
         const statement = sql`SELECT 1`
         assert.isTrue(opens(statement))
         const acquirer = (statement as unknown as { readonly acquirer: SqlConnection.Connection.Acquirer }).acquirer
-        const exit = yield* Effect.exit(Effect.provide(acquirer, Context.empty()))
+        // with no service at all, a Scope among them
+        const exit = yield* Effect.exit(Effect.provide(acquirer, Context.empty()) as Effect.Effect<SqlConnection.Connection, unknown>)
         assert.strictEqual(exit._tag, "Success")
       }))
 

@@ -1,12 +1,17 @@
 import { assert, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqlConnection from "@effect/sql/SqlConnection"
+import * as Statement from "@effect/sql/Statement"
 import { RandomIds } from "@kassa/adapters"
 import { EventLog } from "@kassa/core/ports/EventLog"
 import { Transactions } from "@kassa/core/ports/Transactions"
 import { Dialects, TestKassa } from "@kassa/testing"
+import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
+import * as Scope from "effect/Scope"
 import { opens, rows } from "../src/sql/driver/reads.js"
 import { withStatementTexts } from "./statementTexts.js"
 
@@ -19,6 +24,13 @@ const eventsOf = (sql: SqlClient.SqlClient, aggregateID: string) =>
 
 const append = (aggregateID: string, change: string) =>
   Effect.flatMap(EventLog, (log) => log.append({ aggregateType: "invoice", aggregateID, partyID: "p", changes: [change] }))
+
+/** A connection answering `[{ one: 1 }]` to every statement. */
+const fakeConnection = { execute: () => Effect.succeed([{ one: 1 }]) } as unknown as SqlConnection.Connection
+
+/** A statement of a client whose acquirer is `acquirer`. */
+const statementOf = (acquirer: SqlConnection.Connection.Acquirer) =>
+  Statement.make(acquirer, Statement.makeCompilerSqlite(), [], undefined)`SELECT 1 AS one`
 
 for (const dialect of Dialects.dialects()) {
   layer(TestKassa.layer(dialect, { webhooks: { run: false } }), { timeout: "60 seconds" })(`Reads [${dialect}]`, (it) => {
@@ -38,6 +50,44 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(direct.map((r) => [r.aggregateId, Number(r.id)]), [[x, 1], [x, 2]])
         assert.deepStrictEqual(yield* rows(eventsOf(sql, x)), yield* eventsOf(sql, x))
         assert.deepStrictEqual(direct, yield* untraced(eventsOf(sql, x)))
+      }))
+
+    it.effect("the client hands out its connection for a read without a scope", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const statement = sql`SELECT 1`
+        assert.isTrue(opens(statement))
+        const acquirer = (statement as unknown as { readonly acquirer: SqlConnection.Connection.Acquirer }).acquirer
+        // with no service at all, a Scope among them
+        const exit = yield* Effect.exit(Effect.provide(acquirer, Context.empty()) as Effect.Effect<SqlConnection.Connection, unknown>)
+        assert.strictEqual(exit._tag, "Success")
+      }))
+
+    it.effect("outside a transaction a read opens no scope for a connection that needs none", () =>
+      Effect.gen(function*() {
+        const scoped: Array<boolean> = []
+        const acquirer = Effect.map(Effect.serviceOption(Scope.Scope), (scope) => {
+          scoped.push(Option.isSome(scope))
+          return fakeConnection
+        }) as SqlConnection.Connection.Acquirer
+        const statement = statementOf(acquirer)
+        assert.deepStrictEqual(yield* untraced(rows(statement)), [{ one: 1 }])
+        assert.deepStrictEqual(yield* untraced(rows(statement)), [{ one: 1 }])
+        assert.deepStrictEqual(scoped, [false, false])
+      }))
+
+    it.effect("a connection that needs a scope gets one per read, closed once the read is done", () =>
+      Effect.gen(function*() {
+        let opened = 0
+        let closed = 0
+        const acquirer = Effect.flatMap(Scope.Scope, (scope) => {
+          opened++
+          return Effect.as(Scope.addFinalizer(scope, Effect.sync(() => closed++)), fakeConnection)
+        })
+        const statement = statementOf(acquirer)
+        assert.deepStrictEqual(yield* untraced(rows(statement)), [{ one: 1 }])
+        assert.deepStrictEqual(yield* untraced(rows(statement)), [{ one: 1 }])
+        assert.deepStrictEqual([opened, closed], [2, 2])
       }))
 
     it.effect("a statement transformer (statement counting) still sees every read", () =>

@@ -17,25 +17,28 @@ export class Authenticator extends Effect.Service<Authenticator>()("kassa/Authen
     const tokens = yield* Jwt
     const keys = yield* ApiKeyRepository
 
+    // (every request of the interface asks: chained effects, no generator's steps)
     const authenticate = (token: string): Effect.Effect<Principal, Unauthorized> =>
-      Effect.gen(function*() {
-        const claims = yield* tokens.verify(token)
+      Effect.flatMap(tokens.verify(token), (claims): Effect.Effect<Principal, Unauthorized> => {
         if (claims.kind === "access") {
-          return Principal.AccessToken({ partyID: claims.sub, resource: claims.resource, resourceID: claims.resourceID })
+          return Effect.succeed(Principal.AccessToken({ partyID: claims.sub, resource: claims.resource, resourceID: claims.resourceID }))
         }
         // a grant opens no API: it goes with a request made by an API key
         if (claims.kind === "wallet-grant" || claims.kind === "destination-grant" || claims.kind === "withdrawal-quote" || claims.kind === "file-download"
-        ) return yield* new Unauthorized({ message: "A grant is no API key" })
-        const key = yield* keys.findById(claims.jti)
-        if (
-          Option.isNone(key) || key.value.revokedAt !== undefined || key.value.kind !== claims.kind ||
-          key.value.partyID !== claims.sub
-        ) {
-          return yield* new Unauthorized({ message: "API key is unknown or revoked" })
-        }
-        return claims.kind === "operator"
-          ? Principal.Operator({ keyID: claims.jti })
-          : Principal.ApiKey({ partyID: claims.sub, keyID: claims.jti })
+        ) return Effect.fail(new Unauthorized({ message: "A grant is no API key" }))
+        return Effect.flatMap(keys.findById(claims.jti), (key) => {
+          if (
+            Option.isNone(key) || key.value.revokedAt !== undefined || key.value.kind !== claims.kind ||
+            key.value.partyID !== claims.sub
+          ) {
+            return Effect.fail(new Unauthorized({ message: "API key is unknown or revoked" }))
+          }
+          return Effect.succeed(
+            claims.kind === "operator"
+              ? Principal.Operator({ keyID: claims.jti })
+              : Principal.ApiKey({ partyID: claims.sub, keyID: claims.jti })
+          )
+        })
       })
 
     return { authenticate } as const

@@ -11,10 +11,10 @@ export const fn = (name: string): Effect.fn.Untraced =>
   ((body: Function, ...pipeables: Array<unknown>) => {
     const traced = (Effect.fn(name) as Function)(body, ...pipeables)
     const untraced = (Effect.fnUntraced as Function)(body, ...pipeables)
+    // the fiber's setting read off the fiber: one step, not an effect for it and another after
     return function(this: unknown, ...args: Array<unknown>) {
-      return Effect.flatMap(
-        FiberRef.get(FiberRef.currentTracerEnabled),
-        (enabled) => (enabled ? traced : untraced).apply(this, args)
+      return Effect.withFiberRuntime((fiber) =>
+        (fiber.getFiberRef(FiberRef.currentTracerEnabled) ? traced : untraced).apply(this, args)
       )
     }
   }) as Effect.fn.Untraced

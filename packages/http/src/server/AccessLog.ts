@@ -24,12 +24,20 @@ export interface Entry {
 }
 
 /**
+ * Writes a request's line, of the request's fiber `fiberId`: the JSON lines at once (the
+ * answer's end need not run an effect for them), the logger's as the effect it answers.
+ *
+ * @since 0.1.0 @category models
+ */
+export type Write = (entry: Entry, fiberId: number) => Effect.Effect<void> | undefined
+
+/**
  * Writes a request's line. Present when the server writes the lines (the binary does; tests and
  * embedders choose).
  *
  * @since 0.1.0 @category tags
  */
-export class AccessLog extends Context.Tag("kassa/http/AccessLog")<AccessLog, (entry: Entry) => Effect.Effect<void>>() {}
+export class AccessLog extends Context.Tag("kassa/http/AccessLog")<AccessLog, Write>() {}
 
 // Authentication runs deep inside the request's handler, the line is written around it: the
 // caller is passed by the Node request under both (a rewritten URL makes a new request object
@@ -72,7 +80,7 @@ const annotations = (entry: Entry): Record<string, string | number> => {
 }
 
 /** The line through the fiber's logger (any format, an embedder's own logger). */
-const viaLogger = (entry: Entry): Effect.Effect<void> => Effect.annotateLogs(Effect.logInfo("request"), annotations(entry))
+const viaLogger: Write = (entry) => Effect.annotateLogs(Effect.logInfo("request"), annotations(entry))
 
 // Lines of one turn of the event loop go to stdout in one write (a system call each otherwise);
 // the process's exit writes what is left.
@@ -98,20 +106,19 @@ const writeLine = (line: string) => {
  * logging there is, and Effect's logger machinery (annotations in a fiber ref, the structured
  * message, a circular-safe stringify) cost more than the rest of the line.
  */
-const jsonLine = (entry: Entry): Effect.Effect<void> =>
-  Effect.withFiberRuntime((fiber) => {
-    writeLine(
-      JSON.stringify({
-        message: "request",
-        logLevel: "INFO",
-        timestamp: new Date().toISOString(),
-        annotations: annotations(entry),
-        spans: {},
-        fiberId: `#${fiber.id().id}`
-      }) + "\n"
-    )
-    return Effect.void
-  })
+const jsonLine: Write = (entry, fiberId) => {
+  writeLine(
+    JSON.stringify({
+      message: "request",
+      logLevel: "INFO",
+      timestamp: new Date().toISOString(),
+      annotations: annotations(entry),
+      spans: {},
+      fiberId: `#${fiberId}`
+    }) + "\n"
+  )
+  return undefined
+}
 
 /** Lines through Effect's logger. @since 0.1.0 @category layers */
 export const layer = Layer.succeed(AccessLog, viaLogger)

@@ -162,9 +162,20 @@ export interface Started {
 export type Operation<E, R> = (read: HttpServerRequest.HttpServerRequest) => Handled<E, R>
 
 /**
+ * What sees the answer go out, done: the answer to send, and the effect writing the access
+ * log's line when it is the logger's (the JSON line is written already).
+ *
+ * @since 0.1.0 @category models
+ */
+export interface Finished {
+  readonly answer: HttpServerResponse.HttpServerResponse
+  readonly log: Effect.Effect<void> | undefined
+}
+
+/**
  * The edge of a server: what `start` begins, `handle` runs (everything up to the answer, with
  * errors the operation's own left to its encoder) and `answer` finishes (what sees the answer
- * go out).
+ * go out; `finish` the same outside of an effect, for the request's fiber `fiberId`).
  *
  * @since 0.1.0 @category models
  */
@@ -177,6 +188,7 @@ export interface Edge {
   ) => Started
   readonly handle: <E, R>(started: Started, operation: Operation<E, R>, now: number) => Handled<unknown, R>
   readonly answer: (started: Started, response: HttpServerResponse.HttpServerResponse) => Effect.Effect<HttpServerResponse.HttpServerResponse>
+  readonly finish: (started: Started, response: HttpServerResponse.HttpServerResponse, fiberId: number) => Finished
 }
 
 // Made when the module loads, so the startup snapshot holds it.
@@ -257,21 +269,26 @@ export const make = Effect.gen(function*() {
     ) as Handled<unknown, R>
   }
 
-  const answer: Edge["answer"] = (started, response) => {
+  const finish: Edge["finish"] = (started, response, fiberId) => {
     const milliseconds = performance.now() - started.started
     metrics.record(started.operation, response.status, milliseconds / 1000)
     started.exchange.answered?.(response)
     const answer = response.body._tag === "Uint8Array" && response.body.contentType.startsWith("application/json")
       ? HttpServerResponse.setBody(response, HttpBody.uint8Array(response.body.body, JSON_TYPE))
       : response
-    return accessLog === undefined
-      ? Effect.succeed(answer)
-      : Effect.as(
-        accessLog({ request: started.original, response, operation: started.operation, requestId: started.requestId, milliseconds }),
-        answer
-      )
+    const log = accessLog?.(
+      { request: started.original, response, operation: started.operation, requestId: started.requestId, milliseconds },
+      fiberId
+    )
+    return { answer, log }
   }
 
-  const edge: Edge = { start, handle, answer }
+  const answer: Edge["answer"] = (started, response) =>
+    Effect.withFiberRuntime((fiber) => {
+      const { answer, log } = finish(started, response, fiber.id().id)
+      return log === undefined ? Effect.succeed(answer) : Effect.as(log, answer)
+    })
+
+  const edge: Edge = { start, handle, answer, finish }
   return edge
 })

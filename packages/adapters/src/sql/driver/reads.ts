@@ -14,6 +14,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import { beforeRead } from "./writes.js"
 
@@ -30,6 +31,36 @@ export const opens = <A>(statement: Statement.Statement<A>): statement is Statem
   ((statement as Partial<Opened<A>>).transformRows === undefined ||
     typeof (statement as Partial<Opened<A>>).transformRows === "function")
 
+type Connect = Effect.Effect<SqlConnection.Connection, SqlError>
+
+/**
+ * Whether a client's acquirer hands out its connection without a scope: neither client's does
+ * (SQLite's waits for the transaction's permit, PostgreSQL's is the pool), though its type asks
+ * for one, and a scope made and closed around every read (with a copy of the fiber's whole
+ * context) is a tenth of a read's Effect steps. Learnt from the first read: run without any
+ * service, an acquirer that needs its scope dies, and is then given one from then on.
+ */
+const scopeless = new WeakMap<SqlConnection.Connection.Acquirer, boolean>()
+
+const connected = <A>(
+  acquirer: SqlConnection.Connection.Acquirer,
+  use: (conn: SqlConnection.Connection) => Effect.Effect<A, SqlError>
+): Effect.Effect<A, SqlError> => {
+  const known = scopeless.get(acquirer)
+  if (known === true) return Effect.flatMap(acquirer as Connect, use)
+  if (known === false) return Effect.scoped(Effect.flatMap(acquirer, use))
+  return Effect.flatMap(Effect.exit(Effect.provide(acquirer, Context.empty()) as Connect), (exit) => {
+    if (Exit.isSuccess(exit)) {
+      scopeless.set(acquirer, true)
+      return use(exit.value)
+    }
+    // only a defect (the missing scope) tells; a failure of its own or an interruption is the read's
+    if (exit.cause._tag !== "Die") return Effect.failCause(exit.cause)
+    scopeless.set(acquirer, false)
+    return Effect.scoped(Effect.flatMap(acquirer, use))
+  })
+}
+
 /**
  * @internal
  * The rows `statement` reads.
@@ -45,6 +76,6 @@ export const rows = <A extends object>(statement: Statement.Statement<A>): Effec
     const held = Context.getOption(fiber.getFiberRef(FiberRef.currentContext), SqlClient.TransactionConnection)
     const run = held._tag === "Some"
       ? held.value[0].execute(text, params, statement.transformRows)
-      : Effect.scoped(Effect.flatMap(statement.acquirer, (conn) => conn.execute(text, params, statement.transformRows)))
+      : connected(statement.acquirer, (conn) => conn.execute(text, params, statement.transformRows))
     return before === Effect.void ? run : Effect.zipRight(before, run)
   })

@@ -14,7 +14,6 @@ import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import * as Contention from "@kassa/core/Contention"
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
 import { rows } from "./reads.js"
 import { change, checked, checksDeferred, lockingRows, touchingOnly, transactionLocks, withHeldWrites, writeAll } from "./writes.js"
 
@@ -32,8 +31,9 @@ export const find = <A extends object>(
   key: string,
   statement: (end: Statement.Fragment) => Statement.Statement<A>
 ): Effect.Effect<ReadonlyArray<A>, SqlError> =>
-  Effect.flatMap(Effect.zip(FiberRef.get(Contention.current), transactionLocks), ([contended, locks]) =>
-    !contended || locks === undefined
+  Effect.withFiberRuntime((fiber) => {
+    const locks = transactionLocks(fiber)
+    return !fiber.getFiberRef(Contention.current) || locks === undefined
       ? rows(statement(sql.literal("")))
       : Effect.tap(
         withHeldWrites(sql, [table], (along) =>
@@ -44,7 +44,8 @@ export const find = <A extends object>(
           const row = found[0] as { readonly version?: unknown } | undefined
           if (row !== undefined) locks.add(lockKey(table, key, row.version))
         }
-      ))
+      )
+  })
 
 /**
  * @internal
@@ -59,12 +60,13 @@ export const update = (
   versions: { readonly expected: number; readonly next: number },
   statement: (returning: Statement.Fragment) => Statement.Statement<unknown>
 ): Effect.Effect<boolean> =>
-  Effect.flatMap(Effect.zip(transactionLocks, checksDeferred), ([locks, deferred]) => {
+  Effect.withFiberRuntime((fiber) => {
+    const locks = transactionLocks(fiber)
     if (locks !== undefined && locks.delete(lockKey(table, key, versions.expected))) {
       locks.add(lockKey(table, key, versions.next))
       return Effect.as(change(sql, table, statement(sql.literal(""))), true)
     }
     // the command runs again if the version had changed: checked when sent, with the other writes
-    if (deferred) return Effect.as(writeAll(sql, [checked(table, statement(sql.literal("RETURNING 1")))]), true)
+    if (checksDeferred(fiber)) return Effect.as(writeAll(sql, [checked(table, statement(sql.literal("RETURNING 1")))]), true)
     return statement(sql.literal("RETURNING 1")).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
   })

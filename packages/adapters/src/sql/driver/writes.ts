@@ -24,6 +24,7 @@ import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import type * as Fiber from "effect/Fiber"
 import * as FiberId from "effect/FiberId"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
@@ -338,23 +339,24 @@ export const hasWritten: Effect.Effect<boolean> = Effect.map(FiberRef.get(heldWr
 
 /**
  * @internal
- * The rows the enclosing PostgreSQL transaction keeps (read `FOR UPDATE`), as `table/key/version`;
- * undefined outside of one.
+ * The rows the enclosing PostgreSQL transaction of `fiber` keeps (read `FOR UPDATE`), as
+ * `table/key/version`; undefined outside of one. (Read off the fiber: a versioned read or
+ * update asks on every call, and an effect for it costs several steps.)
  */
-export const transactionLocks: Effect.Effect<Set<string> | undefined> = Effect.map(
-  FiberRef.get(heldWrites),
-  (held) => inTransaction(held) ? held.locked : undefined
-)
+export const transactionLocks = (fiber: Fiber.RuntimeFiber<unknown, unknown>): Set<string> | undefined => {
+  const held = fiber.getFiberRef(heldWrites)
+  return inTransaction(held) ? held.locked : undefined
+}
 
 /**
  * @internal
- * Whether the enclosing PostgreSQL transaction's versioned updates may be `checked` writes (its
- * command runs again on a `Contention.Conflict`).
+ * Whether the versioned updates of the enclosing PostgreSQL transaction of `fiber` may be
+ * `checked` writes (its command runs again on a `Contention.Conflict`).
  */
-export const checksDeferred: Effect.Effect<boolean> = Effect.map(
-  FiberRef.get(heldWrites),
-  (held) => inTransaction(held) && held.retried
-)
+export const checksDeferred = (fiber: Fiber.RuntimeFiber<unknown, unknown>): boolean => {
+  const held = fiber.getFiberRef(heldWrites)
+  return inTransaction(held) && held.retried
+}
 
 /**
  * @internal

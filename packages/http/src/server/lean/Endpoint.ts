@@ -15,6 +15,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { type Authenticator, Principal } from "@kassa/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
@@ -41,8 +42,11 @@ export type Served = (
 
 const bearerLength = "Bearer ".length
 
-const decoder = <A, I>(schema: Option.Option<Schema.Schema<A, I, never>>) =>
-  Option.getOrUndefined(Option.map(schema, (s) => Schema.decodeUnknown(s)))
+/** A part's decoder: synchronous, as the contract's schemas need nothing to decode. */
+type Decode = (input: unknown) => Either.Either<unknown, ParseResult.ParseError>
+
+const decoder = (schema: Option.Option<Schema.Schema<unknown, unknown, never>>): Decode | undefined =>
+  Option.getOrUndefined(Option.map(schema, (s) => Schema.decodeUnknownEither(s)))
 
 /** @since 0.1.0 @category constructors */
 export const make = (
@@ -57,32 +61,46 @@ export const make = (
   const encode = Encoder.make(success)
   const status = HttpApiSchema.getStatusSuccess(success)
   const contentType = HttpApiSchema.getEncoding(success.ast).contentType
+  const respond = (answer: unknown) => HttpServerResponse.unsafeJson(encode(answer), { status, contentType })
 
-  const run = (read: HttpServerRequest.HttpServerRequest, parts: Parts, now: number) =>
-    Effect.suspend(() => {
-      const problem = Envelope.check(read, now)
-      if (problem !== undefined) return Effect.fail(problem)
-      const input: Record<string, unknown> = {}
-      let decoded: Effect.Effect<unknown, unknown, Principal.CurrentPrincipal> = Effect.void
-      if (decodePath !== undefined) {
-        decoded = Effect.map(decodePath(parts.params), (path) => (input.path = path))
-      }
-      if (decodePayload !== undefined) {
-        const decodePayload_ = decodePayload
-        decoded = Effect.zipRight(
-          decoded,
-          Effect.map(Effect.flatMap(Effect.orDie(read.json), decodePayload_), (payload) => (input.payload = payload))
-        )
-      }
-      if (decodeUrlParams !== undefined) {
-        decoded = Effect.zipRight(decoded, Effect.map(decodeUrlParams(parts.query), (urlParams) => (input.urlParams = urlParams)))
-      }
-      return decoded.pipe(
-        Effect.zipRight(Effect.suspend(() => handler(input))),
-        Effect.map((answer) => HttpServerResponse.unsafeJson(encode(answer), { status, contentType })),
-        Effect.catchIf(ParseResult.isParseError, HttpApiError.HttpApiDecodeError.refailParseError)
-      )
+  // The query, then the handler: what follows the body, or the path when there is none.
+  const handle = (
+    input: Record<string, unknown>,
+    parts: Parts
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, Principal.CurrentPrincipal> => {
+    if (decodeUrlParams !== undefined) {
+      const urlParams = decodeUrlParams(parts.query)
+      if (urlParams._tag === "Left") return Effect.fail(urlParams.left)
+      input.urlParams = urlParams.right
+    }
+    return Effect.map(handler(input), respond)
+  }
+
+  // In HttpApi's order: the path, the body, the query; the first that does not decode answers.
+  const run = (read: HttpServerRequest.HttpServerRequest, parts: Parts, now: number) => {
+    const problem = Envelope.check(read, now)
+    if (problem !== undefined) return Effect.fail(problem)
+    const input: Record<string, unknown> = {}
+    if (decodePath !== undefined) {
+      const path = decodePath(parts.params)
+      if (path._tag === "Left") return Effect.fail(path.left)
+      input.path = path.right
+    }
+    if (decodePayload === undefined) return handle(input, parts)
+    return Effect.flatMap(Effect.orDie(read.json), (json) => {
+      const payload = decodePayload(json)
+      if (payload._tag === "Left") return Effect.fail(payload.left)
+      input.payload = payload.right
+      return handle(input, parts)
     })
+  }
+
+  // (the principal it needs is on the fiber, below)
+  const decodedAndRun = (read: HttpServerRequest.HttpServerRequest, parts: Parts, now: number) =>
+    Effect.catchIf(run(read, parts, now), ParseResult.isParseError, HttpApiError.HttpApiDecodeError.refailParseError) as Effect.Effect<
+      HttpServerResponse.HttpServerResponse,
+      unknown
+    >
 
   // The principal is set on the request's fiber, which ends with the request: providing it
   // around `run` would cost a scope of its own.
@@ -92,7 +110,7 @@ export const make = (
       (principal) =>
         Effect.zipRight(
           FiberRef.update(FiberRef.currentContext, Context.add(Principal.CurrentPrincipal, principal)),
-          run(read, parts, now) as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>
+          decodedAndRun(read, parts, now)
         )
     )
 }

@@ -147,11 +147,19 @@ export const make = Effect.gen(function*() {
 
     return Effect.withFiberRuntime<void>((fiber) => {
       const now = Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
-      return encodeErrors(edge.handle(started, (read) => served(read, parts, now), now)).pipe(
-        Effect.catchAllCause((cause) => Effect.map(HttpServerError.causeResponse(cause), ([answer]) => answer)),
-        Effect.flatMap((answer) => edge.answer(started, answer)),
-        Effect.map((answer) => write(response, answer))
-      )
+      // the answer's end without effects but the logger's line, when the access log is the logger's
+      const send = (answer: HttpServerResponse.HttpServerResponse): Effect.Effect<void> => {
+        const finished = edge.finish(started, answer, fiber.id().id)
+        if (finished.log === undefined) {
+          write(response, finished.answer)
+          return Effect.void
+        }
+        return Effect.map(finished.log, () => write(response, finished.answer))
+      }
+      return Effect.matchCauseEffect(encodeErrors(edge.handle(started, (read) => served(read, parts, now), now)), {
+        onFailure: (cause) => Effect.flatMap(HttpServerError.causeResponse(cause), ([answer]) => send(answer)),
+        onSuccess: send
+      })
     })
   }
   return route

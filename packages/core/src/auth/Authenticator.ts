@@ -11,33 +11,36 @@ import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
 import { Jwt } from "../ports/Jwt.js"
 import { Principal } from "./Principal.js"
 
+/** What builds the service: `Authenticator.Default` runs it, and so does `Services.layer` with every other service. @since 0.1.0 @category constructors */
+export const make = Effect.gen(function*() {
+  const tokens = yield* Jwt
+  const keys = yield* ApiKeyRepository
+
+  const authenticate = (token: string): Effect.Effect<Principal, Unauthorized> =>
+    Effect.gen(function*() {
+      const claims = yield* tokens.verify(token)
+      if (claims.kind === "access") {
+        return Principal.AccessToken({ partyID: claims.sub, resource: claims.resource, resourceID: claims.resourceID })
+      }
+      // a grant opens no API: it goes with a request made by an API key
+      if (claims.kind === "wallet-grant" || claims.kind === "destination-grant" || claims.kind === "withdrawal-quote" || claims.kind === "file-download"
+      ) return yield* new Unauthorized({ message: "A grant is no API key" })
+      const key = yield* keys.findById(claims.jti)
+      if (
+        Option.isNone(key) || key.value.revokedAt !== undefined || key.value.kind !== claims.kind ||
+        key.value.partyID !== claims.sub
+      ) {
+        return yield* new Unauthorized({ message: "API key is unknown or revoked" })
+      }
+      return claims.kind === "operator"
+        ? Principal.Operator({ keyID: claims.jti })
+        : Principal.ApiKey({ partyID: claims.sub, keyID: claims.jti })
+    })
+
+  return { authenticate } as const
+})
+
 /** @since 0.1.0 @category services */
 export class Authenticator extends Effect.Service<Authenticator>()("kassa/Authenticator", {
-  effect: Effect.gen(function*() {
-    const tokens = yield* Jwt
-    const keys = yield* ApiKeyRepository
-
-    const authenticate = (token: string): Effect.Effect<Principal, Unauthorized> =>
-      Effect.gen(function*() {
-        const claims = yield* tokens.verify(token)
-        if (claims.kind === "access") {
-          return Principal.AccessToken({ partyID: claims.sub, resource: claims.resource, resourceID: claims.resourceID })
-        }
-        // a grant opens no API: it goes with a request made by an API key
-        if (claims.kind === "wallet-grant" || claims.kind === "destination-grant" || claims.kind === "withdrawal-quote" || claims.kind === "file-download"
-        ) return yield* new Unauthorized({ message: "A grant is no API key" })
-        const key = yield* keys.findById(claims.jti)
-        if (
-          Option.isNone(key) || key.value.revokedAt !== undefined || key.value.kind !== claims.kind ||
-          key.value.partyID !== claims.sub
-        ) {
-          return yield* new Unauthorized({ message: "API key is unknown or revoked" })
-        }
-        return claims.kind === "operator"
-          ? Principal.Operator({ keyID: claims.jti })
-          : Principal.ApiKey({ partyID: claims.sub, keyID: claims.jti })
-      })
-
-    return { authenticate } as const
-  })
+  effect: make
 }) {}

@@ -11,34 +11,7 @@
  *
  * @since 0.1.0
  */
-import {
-  ApiKeyService,
-  Authenticator,
-  BankCards,
-  WalletReference,
-  ChargebackService,
-  ContractService,
-  CustomerService,
-  DepositService,
-  DestinationService,
-  IdentityService,
-  InvoiceService,
-  InvoiceTemplateService,
-  Onboarding,
-  PartyService,
-  PaymentResources,
-  PaymentService,
-  ReferenceService,
-  RefundService,
-  Settings,
-  ShopService,
-  ReportService,
-  W2WService,
-  WalletService,
-  WalletWebhookService,
-  WebhookService,
-  WithdrawalService
-} from "@kassa/core"
+import { Services, Settings } from "@kassa/core"
 import * as MemoryPorts from "@kassa/core/memory/MemoryPorts"
 import type * as MemoryTimers from "@kassa/core/memory/MemoryTimers"
 import * as TestPayoutProvider from "@kassa/core/memory/TestPayoutProvider"
@@ -46,7 +19,6 @@ import type { Acquirer } from "@kassa/core/ports/Acquirer"
 import type { PayoutProvider } from "@kassa/core/ports/PayoutProvider"
 import { Jwt } from "@kassa/core/ports/Jwt"
 import { SearchTokens } from "@kassa/core/ports/SearchTokens"
-import { SearchService } from "@kassa/core/search/SearchService"
 import * as Layer from "effect/Layer"
 import * as Database from "./Database.js"
 import * as IsoCurrencies from "./IsoCurrencies.js"
@@ -82,35 +54,11 @@ export interface Options<AE = never, AR = never> {
   readonly webhooks?: WebhookDispatcher.WebhookOptions | undefined
 }
 
-/** Core's services, needing only the ports. @since 0.1.0 @category layers */
-export const services = Layer.mergeAll(
-  PartyService.PartyService.Default,
-  ShopService.ShopService.Default,
-  ReferenceService.ReferenceService.Default,
-  ApiKeyService.ApiKeyService.Default,
-  Authenticator.Authenticator.Default,
-  Onboarding.Onboarding.Default,
-  InvoiceService.InvoiceService.Default,
-  InvoiceTemplateService.InvoiceTemplateService.Default,
-  PaymentService.PaymentService.Default,
-  PaymentResources.PaymentResources.Default,
-  BankCards.BankCards.Default,
-  WalletReference.WalletReference.Default,
-  RefundService.RefundService.Default,
-  ChargebackService.ChargebackService.Default,
-  CustomerService.CustomerService.Default,
-  ContractService.ContractService.Default,
-  WebhookService.WebhookService.Default,
-  SearchService.Default,
-  IdentityService.IdentityService.Default,
-  WalletService.WalletService.Default,
-  DepositService.DepositService.Default,
-  W2WService.W2WService.Default,
-  DestinationService.DestinationService.Default,
-  WithdrawalService.WithdrawalService.Default,
-  WalletWebhookService.WalletWebhookService.Default,
-  ReportService.ReportService.Default
-)
+/**
+ * Core's services, needing only the ports: built in one layer (`Services.layer`); each service's
+ * `Default` layer builds the same service. @since 0.1.0 @category layers
+ */
+export const services = Services.layer
 
 /** What core's services are: what handlers and embedders call. @since 0.1.0 @category models */
 export type Services = Layer.Layer.Success<typeof services>

@@ -6,11 +6,11 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { ApiKeyRepository, type ApiKeyRecord } from "@kassa/core/ports/ApiKeyRepository"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { DateColumn, OptionalDate, reader } from "./internal/rows.js"
 import { insert } from "./sql/driver/writes.js"
+import * as Repository from "./internal/repository.js"
 
 const ApiKeyKind = Schema.Literal("api-key", "operator")
 
@@ -31,8 +31,8 @@ const columns = "id, party_id, kind, created_at, revoked_at"
 const CACHE_MS = 5_000
 const CACHE_SIZE = 10_000
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   ApiKeyRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -79,3 +79,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

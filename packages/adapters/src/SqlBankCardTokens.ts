@@ -7,10 +7,10 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { type BankCardTokenRecord, BankCardTokenRepository } from "@kassa/core/ports/BankCardTokenRepository"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { DateColumn, OptionalText, reader } from "./internal/rows.js"
 import { insert } from "./sql/driver/writes.js"
+import * as Repository from "./internal/repository.js"
 
 const Row = Schema.Struct({
   token: Schema.String,
@@ -36,8 +36,8 @@ const rows = reader(Row, (r): BankCardTokenRecord => ({
   validUntil: r.validUntil
 }))
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   BankCardTokenRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -62,3 +62,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

@@ -7,9 +7,9 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Contract, Ids } from "@kassa/core"
 import { ContractRepository } from "@kassa/core/ports/ContractRepository"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, opt, OptionalDate, optMs, optToJson, reader, toJson } from "./internal/rows.js"
+import * as Repository from "./internal/repository.js"
 
 /** A `contracts` row. */
 const ContractRow = Schema.Struct({
@@ -41,8 +41,8 @@ const contracts = reader(ContractRow, (r): Contract.ContractRecord => ({
 /** @internal Reads a `contracts` row (the shops' governed read joins one). */
 export const fromRow = contracts.one
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   ContractRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -75,3 +75,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

@@ -15,10 +15,10 @@ import {
 import { ContactInfo } from "@kassa/core/payment/Payment"
 import { CustomerRepository } from "@kassa/core/ports/CustomerRepository"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, opt, OptionalDate, OptionalText, reader, StoredMetadata, toJson } from "./internal/rows.js"
 import { StoredTool } from "./internal/storedTool.js"
+import * as Repository from "./internal/repository.js"
 
 /** A `customers` row. */
 const CustomerRow = Schema.Struct({
@@ -96,8 +96,8 @@ const bindings = reader(BindingRow, ({ data: d, ...r }): BindingRecord => ({
 const customerColumns = "id, party_id, shop_id, external_id, created_at, deleted_at, status, data, version"
 const bindingColumns = "customer_id, id, party_id, external_id, created_at, status, interaction_id, data, version"
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   CustomerRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -163,3 +163,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

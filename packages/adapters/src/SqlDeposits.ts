@@ -9,11 +9,11 @@ import { MovementStatus, SubFailure } from "@kassa/core/movement/Movement"
 import type { PageRequest } from "@kassa/core/Page"
 import { DepositRepository } from "@kassa/core/ports/DepositRepository"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, opt, OptionalText, optToJson, reader } from "./internal/rows.js"
 import { after, depositWhere } from "./internal/walletRows.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
+import * as Repository from "./internal/repository.js"
 
 /** What the three tables share. */
 const movement = {
@@ -76,8 +76,8 @@ const commonRow = (m: DepositRecord | RevertRecord | AdjustmentRecord) => ({
   version: m.version
 })
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   DepositRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -157,3 +157,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

@@ -7,11 +7,11 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { BankCardResource, type DestinationRecord, DestinationStatus } from "@kassa/core/destination/Destination"
 import { DestinationRepository } from "@kassa/core/ports/DestinationRepository"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { flag, JsonColumn, optToJson, reader, toJson } from "./internal/rows.js"
 import { after, owned, ownedColumns, ownedRow, ownedWhere } from "./internal/walletRows.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
+import * as Repository from "./internal/repository.js"
 
 const columns = `${ownedColumns}, resource, vault_token, status`
 
@@ -20,8 +20,8 @@ const destinations = reader(
   (r): DestinationRecord => ({ ...owned(r), resource: r.resource, vaultToken: r.vaultToken, status: r.status })
 )
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   DestinationRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -57,3 +57,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

@@ -10,13 +10,13 @@ import type { Event } from "@kassa/core"
 import { EventLog } from "@kassa/core/ports/EventLog"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, toJson } from "./internal/rows.js"
 import { SqlDriver } from "./sql/driver/Driver.js"
 import { returningEvents } from "./sql/driver/Signals.js"
 import { inserting, type Write, writeAll } from "./sql/driver/writes.js"
 import { notifiable, WEBHOOK_TABLES } from "./webhooks/SqlOutbox.js"
+import * as Repository from "./internal/repository.js"
 
 /** An `events` row. */
 const EventRow = Schema.Struct({
@@ -30,8 +30,8 @@ const EventRow = Schema.Struct({
 
 const decodeEvents = Schema.decodeUnknown(Schema.Array(EventRow))
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   EventLog,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -124,3 +124,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

@@ -8,18 +8,18 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Idempotency, type IdempotencyKey, type IdempotencyRecord } from "@kassa/core/ports/Idempotency"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { reader } from "./internal/rows.js"
+import * as Repository from "./internal/repository.js"
 
 const records = reader(
   Schema.Struct({ entityId: Schema.String, fingerprint: Schema.String }),
   (r): IdempotencyRecord => ({ entityID: r.entityId, fingerprint: r.fingerprint })
 )
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   Idempotency,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -51,3 +51,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

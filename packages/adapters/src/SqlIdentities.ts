@@ -8,11 +8,11 @@ import { ChallengeStatus, type ChallengeRecord, Proof } from "@kassa/core/identi
 import type { IdentityRecord } from "@kassa/core/identity/Identity"
 import { IdentityRepository } from "@kassa/core/ports/IdentityRepository"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { BoolColumn, DateColumn, flag, IntColumn, JsonColumn, JsonDate, opt, OptionalDate, OptionalText, optMs, optToJson, reader, StoredMetadata, toJson } from "./internal/rows.js"
 import { after } from "./internal/walletRows.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
+import * as Repository from "./internal/repository.js"
 
 const identityColumns = "id, party_id, name, provider, class, level, effective_challenge, is_blocked, metadata, external_id, created_at, version"
 
@@ -85,8 +85,8 @@ const challenges = reader(
   })
 )
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   IdentityRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -161,3 +161,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

@@ -7,9 +7,9 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { InvoiceTemplate, type InvoiceTemplateRecord } from "@kassa/core/invoice-template/InvoiceTemplate"
 import { InvoiceTemplateRepository } from "@kassa/core/ports/InvoiceTemplateRepository"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, OptionalText, reader, StoredMetadata, toJson } from "./internal/rows.js"
+import * as Repository from "./internal/repository.js"
 
 const dataOf = (t: InvoiceTemplateRecord) => ({
   name: t.name,
@@ -58,8 +58,8 @@ const templates = reader(TemplateRow, ({ data: d, ...r }): InvoiceTemplateRecord
 /** The columns `TemplateRow` reads. */
 const columns = "id, party_id, shop_id, external_id, created_at, data, version"
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   InvoiceTemplateRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -97,3 +97,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

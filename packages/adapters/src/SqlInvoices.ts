@@ -8,7 +8,6 @@ import type { Invoice } from "@kassa/core"
 import { InvoiceStatus } from "@kassa/core/invoice/Invoice"
 import { InvoiceRepository } from "@kassa/core/ports/InvoiceRepository"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import type { Mutable } from "effect/Types"
@@ -16,6 +15,7 @@ import * as Columns from "./internal/columns.js"
 import { toJson } from "./internal/rows.js"
 import * as Versioned from "./sql/driver/versioned.js"
 import { insert } from "./sql/driver/writes.js"
+import * as Repository from "./internal/repository.js"
 
 type Record = Invoice.InvoiceRecord
 
@@ -106,8 +106,8 @@ export const fromRow = (input: unknown): Record => {
   return out
 }
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   InvoiceRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -132,3 +132,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

@@ -17,12 +17,12 @@ import * as Model from "@kassa/core/ledger/LedgerModel"
 import { type AccountKey, type Balance, type Batch, Ledger, type Plan, type PlanState, type Posting } from "@kassa/core/ports/Ledger"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { rowLock } from "./internal/locks.js"
 import { BoolColumn, IntColumn, JsonColumn, opt, reader, toJson } from "./internal/rows.js"
 import { changing, inserting, lockingRows, touchingOnly, transactionMemo, withHeldWrites, writeAll } from "./sql/driver/writes.js"
+import * as Repository from "./internal/repository.js"
 
 /** A `ledger_accounts` row, as the ledger's reads name its columns. */
 const AccountRow = Schema.Struct({
@@ -128,8 +128,8 @@ const keep = (into: Kept | undefined, planID: string, state: Model.LedgerState) 
   for (const [id, account] of state.accounts) into.accounts.set(id, account)
 }
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   Ledger,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -393,3 +393,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

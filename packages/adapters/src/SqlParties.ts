@@ -7,10 +7,10 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Ids, Party } from "@kassa/core"
 import { PartyRepository } from "@kassa/core/ports/PartyRepository"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { BoolColumn, DateColumn, flag, IntColumn, reader } from "./internal/rows.js"
 import { SqlDriver } from "./sql/driver/Driver.js"
+import * as Repository from "./internal/repository.js"
 
 /** A `parties` row. */
 const PartyRow = Schema.Struct({
@@ -28,8 +28,8 @@ const parties = reader(PartyRow, (r): Party.PartyRecord => r)
 /** @internal Reads a `parties` row (the shops' governed read joins one). */
 export const fromRow = parties.one
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   PartyRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -63,3 +63,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

@@ -12,12 +12,12 @@ import { ClientInfo, PaymentToolDetails } from "@kassa/core/payment/PaymentTool"
 import { PaymentRepository } from "@kassa/core/ports/PaymentRepository"
 import { type PaymentResourceRecord, PaymentResourceRepository } from "@kassa/core/ports/PaymentResourceRepository"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, JsonDate, opt, OptionalText, reader, StoredMetadata, toJson } from "./internal/rows.js"
 import { PaymentTool, StoredTool } from "./internal/storedTool.js"
 import * as Versioned from "./sql/driver/versioned.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
+import * as Repository from "./internal/repository.js"
 
 /** The payment fields kept in the JSON column (dates as ISO strings). */
 const dataOf = (p: PaymentRecord) => ({
@@ -157,9 +157,9 @@ const resources = reader(ResourceRow, ({ data: d, ...r }): PaymentResourceRecord
   validUntil: r.validUntil
 }))
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.mergeAll(
-  Layer.effect(
+/** What builds the repositories: `layer` runs them, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repositories = [
+  Repository.make(
     PaymentRepository,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -215,7 +215,7 @@ export const layer = Layer.mergeAll(
       }
     })
   ),
-  Layer.effect(
+  Repository.make(
     PaymentResourceRepository,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -239,4 +239,7 @@ export const layer = Layer.mergeAll(
       }
     })
   )
-)
+] as const
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layerAll(repositories)

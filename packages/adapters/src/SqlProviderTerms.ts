@@ -6,10 +6,10 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { ProviderTermsRepository } from "@kassa/core/ports/ProviderTermsRepository"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
+import * as Repository from "./internal/repository.js"
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   ProviderTermsRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -29,3 +29,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

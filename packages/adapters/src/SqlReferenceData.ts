@@ -8,10 +8,10 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Reference } from "@kassa/core"
 import { ReferenceData } from "@kassa/core/ports/ReferenceData"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { IntColumn, JsonColumn, opt, OptionalText, reader } from "./internal/rows.js"
+import * as Repository from "./internal/repository.js"
 
 const Names = Schema.Array(Schema.String)
 const SomeNames = Schema.optionalWith(Names, { exact: true })
@@ -82,8 +82,8 @@ const providers = reader(
 )
 
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   ReferenceData,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -122,3 +122,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

@@ -11,11 +11,11 @@ import * as Allocation from "@kassa/core/allocation/Allocation"
 import * as Cart from "@kassa/core/cart/Cart"
 import { RefundError, type RefundRecord, RefundStatus } from "@kassa/core/refund/Refund"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, opt, OptionalText, reader, toJson } from "./internal/rows.js"
 import * as Versioned from "./sql/driver/versioned.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
+import * as Repository from "./internal/repository.js"
 
 const refundData = (r: RefundRecord) => ({ reason: r.reason, cart: r.cart, allocation: r.allocation, error: r.error })
 
@@ -108,9 +108,9 @@ const byNumber = <A extends { readonly id: string }>(rows: Array<A>) =>
 const byCreatedAt = (rows: Array<ChargebackRecord>) =>
   rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || compareText(a.id, b.id))
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.mergeAll(
-  Layer.effect(
+/** What builds the repositories: `layer` runs them, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repositories = [
+  Repository.make(
     RefundRepository,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -173,7 +173,7 @@ export const layer = Layer.mergeAll(
       }
     })
   ),
-  Layer.effect(
+  Repository.make(
     ChargebackRepository,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -213,4 +213,7 @@ export const layer = Layer.mergeAll(
       }
     })
   )
-)
+] as const
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layerAll(repositories)

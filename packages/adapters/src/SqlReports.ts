@@ -7,11 +7,11 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { ReportRepository } from "@kassa/core/ports/ReportRepository"
 import type { ReportRecord, StoredReportFile } from "@kassa/core/report/Report"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, reader } from "./internal/rows.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
+import * as Repository from "./internal/repository.js"
 
 const columns = "id, party_id, identity_id, type, from_time, to_time, status, created_at"
 
@@ -45,8 +45,8 @@ const files = reader(
   (r): StoredReportFile => ({ id: r.id, reportID: r.reportId, partyID: r.partyId, content: r.content })
 )
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   ReportRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -106,3 +106,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

@@ -7,13 +7,13 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Ids, Shop } from "@kassa/core"
 import { type GovernedShop, ShopRepository } from "@kassa/core/ports/ShopRepository"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { BoolColumn, DateColumn, flag, IntColumn, JsonColumn, reader, toJson } from "./internal/rows.js"
 import { SqlDriver } from "./sql/driver/Driver.js"
 import { fromRow as contractFromRow } from "./SqlContracts.js"
 import { fromRow as partyFromRow } from "./SqlParties.js"
+import * as Repository from "./internal/repository.js"
 
 /** A `shops` row. */
 const ShopRow = Schema.Struct({
@@ -44,8 +44,8 @@ const shops = reader(ShopRow, (r): Shop.ShopRecord => ({
   version: r.version
 }))
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   ShopRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -138,3 +138,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

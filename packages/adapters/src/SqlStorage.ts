@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import * as Layer from "effect/Layer"
+import * as Repository from "./internal/repository.js"
 import * as SqlApiKeys from "./SqlApiKeys.js"
 import * as SqlBankCardTokens from "./SqlBankCardTokens.js"
 import * as SqlContracts from "./SqlContracts.js"
@@ -35,30 +36,43 @@ import * as SqlWallets from "./SqlWallets.js"
 import * as SqlWebhookKeys from "./SqlWebhookKeys.js"
 import * as SqlWebhooks from "./SqlWebhooks.js"
 
-/** @since 0.1.0 @category layers */
+/**
+ * The repositories built in one layer (in a merge, each was a layer of its own to build at every
+ * start), beside the ports with resources or background work of their own, with request replays
+ * over them.
+ *
+ * @since 0.1.0 @category layers
+ */
 export const layer = (options?: SqlTimers.SchedulerOptions) =>
   Layer.mergeAll(
-    SqlParties.layer,
-    SqlShops.layer,
-    SqlContracts.layer,
-    SqlInvoices.layer,
-    SqlInvoiceTemplates.layer,
-    SqlPayments.layer,
-    SqlBankCardTokens.layer,
-    SqlRefunds.layer,
-    SqlCustomers.layer,
-    SqlLedger.layer,
-    SqlApiKeys.layer,
-    SqlReferenceData.layer,
-    SqlEventLog.layer,
-    SqlIdempotency.layer,
+    Repository.layerAll([
+      SqlParties.repository,
+      SqlShops.repository,
+      SqlContracts.repository,
+      SqlInvoices.repository,
+      SqlInvoiceTemplates.repository,
+      SqlBankCardTokens.repository,
+      SqlCustomers.repository,
+      SqlLedger.repository,
+      SqlApiKeys.repository,
+      SqlReferenceData.repository,
+      SqlEventLog.repository,
+      SqlIdempotency.repository,
+      SqlWebhookKeys.repository,
+      SqlIdentities.repository,
+      SqlWallets.repository,
+      SqlDeposits.repository,
+      SqlW2WTransfers.repository,
+      SqlWalletGrants.repository,
+      SqlDestinations.repository,
+      SqlWithdrawals.repository,
+      SqlWalletWebhooks.repository,
+      SqlReports.repository,
+      SqlProviderTerms.repository,
+      ...SqlPayments.repositories,
+      ...SqlRefunds.repositories
+    ]),
     SqlTransactions.layer,
     SqlWebhooks.layer,
-    SqlWebhookKeys.layer,
     SqlTimers.layer(options)
-  ).pipe(
-    Layer.merge(Layer.mergeAll(SqlIdentities.layer, SqlWallets.layer, SqlDeposits.layer, SqlW2WTransfers.layer, SqlWalletGrants.layer)),
-    Layer.merge(Layer.mergeAll(SqlDestinations.layer, SqlWithdrawals.layer, SqlWalletWebhooks.layer, SqlReports.layer)),
-    Layer.merge(SqlProviderTerms.layer),
-    (ports) => Layer.provideMerge(SqlRequestReplays.layer, ports)
-  )
+  ).pipe((ports) => Layer.provideMerge(SqlRequestReplays.layer, ports))

@@ -8,10 +8,10 @@ import { MovementStatus, SubFailure } from "@kassa/core/movement/Movement"
 import { W2WTransferRepository } from "@kassa/core/ports/W2WTransferRepository"
 import type { W2WTransferRecord } from "@kassa/core/transfer/W2WTransfer"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, opt, OptionalText, optToJson, reader } from "./internal/rows.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
+import * as Repository from "./internal/repository.js"
 
 const columns = "id, party_id, sender_id, receiver_id, amount, currency, external_id, status, failure, created_at, version"
 
@@ -44,8 +44,8 @@ const transfers = reader(
   })
 )
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   W2WTransferRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -75,3 +75,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

@@ -7,10 +7,10 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { WalletGrantRepository } from "@kassa/core/ports/WalletGrantRepository"
 import type { WalletGrantRecord } from "@kassa/core/wallet/Wallet"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, reader } from "./internal/rows.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
+import * as Repository from "./internal/repository.js"
 
 const grants = reader(
   Schema.Struct({
@@ -37,8 +37,8 @@ const grants = reader(
   })
 )
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   WalletGrantRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -67,3 +67,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

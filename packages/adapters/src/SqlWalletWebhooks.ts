@@ -8,11 +8,11 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { type WalletSubscriber, WalletWebhookRepository } from "@kassa/core/ports/WalletWebhookRepository"
 import { WalletWebhookScope, type WalletWebhookRecord } from "@kassa/core/wallet-webhook/WalletWebhook"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { DateColumn, JsonColumn, OptionalText, reader } from "./internal/rows.js"
 import { discardQueued } from "./internal/webhooks/queue.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
+import * as Repository from "./internal/repository.js"
 
 const HookRow = Schema.Struct({
   id: Schema.String,
@@ -40,8 +40,8 @@ const subscribers = reader(
   (r): WalletSubscriber => ({ hook: toHook(r), keyID: r.keyId })
 )
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   WalletWebhookRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -87,3 +87,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

@@ -7,16 +7,16 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { WalletRepository } from "@kassa/core/ports/WalletRepository"
 import type { WalletRecord } from "@kassa/core/wallet/Wallet"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { flag, optToJson, reader } from "./internal/rows.js"
 import { after, owned, ownedColumns, ownedRow, ownedWhere } from "./internal/walletRows.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
+import * as Repository from "./internal/repository.js"
 
 const wallets = reader(Schema.Struct(ownedRow), (r): WalletRecord => owned(r))
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   WalletRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -49,3 +49,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

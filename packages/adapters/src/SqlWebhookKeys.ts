@@ -8,10 +8,10 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { WebhookKeyRepository } from "@kassa/core/ports/WebhookKeyRepository"
 import type { PartyWebhookKey } from "@kassa/core/webhook/WebhookKey"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { DateColumn, opt } from "./internal/rows.js"
+import * as Repository from "./internal/repository.js"
 
 const KeyRow = Schema.Struct({
   id: Schema.String,
@@ -45,8 +45,8 @@ const toRow = (k: PartyWebhookKey) => ({
   retiredAt: null
 })
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   WebhookKeyRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -78,3 +78,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

@@ -8,11 +8,11 @@ import { MovementStatus, SubFailure } from "@kassa/core/movement/Movement"
 import { WithdrawalRepository } from "@kassa/core/ports/WithdrawalRepository"
 import { WithdrawalEventRecord, type WithdrawalFilter, type WithdrawalRecord } from "@kassa/core/withdrawal/Withdrawal"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, opt, OptionalText, optToJson, reader, StoredMetadata, toJson } from "./internal/rows.js"
 import { after } from "./internal/walletRows.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
+import * as Repository from "./internal/repository.js"
 
 const columns = "id, party_id, wallet_party_id, wallet_id, identity_id, destination_id, amount, currency, fee, payout_amount, payout_currency, metadata, external_id, wallet_grant, " +
   "status, failure, attempts, events, created_at, version"
@@ -77,8 +77,8 @@ const where = (sql: SqlClient.SqlClient, filter: WithdrawalFilter) => [
   ...(filter.currencyID === undefined ? [] : [sql`currency = ${filter.currencyID}`])
 ]
 
-/** @since 0.1.0 @category layers */
-export const layer = Layer.effect(
+/** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
+export const repository = Repository.make(
   WithdrawalRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -121,3 +121,6 @@ export const layer = Layer.effect(
     }
   })
 )
+
+/** @since 0.1.0 @category layers */
+export const layer = Repository.layer(repository)

@@ -1,11 +1,40 @@
 import { assert, layer } from "@effect/vitest"
 import { Kassa } from "@kassa/adapters"
-import { InvoiceService, PaymentResources, PaymentService, RefundService } from "@kassa/core"
+import {
+  ApiKeyService,
+  Authenticator,
+  BankCards,
+  ChargebackService,
+  ContractService,
+  CustomerService,
+  DepositService,
+  DestinationService,
+  IdentityService,
+  InvoiceService,
+  InvoiceTemplateService,
+  Onboarding,
+  PartyService,
+  PaymentResources,
+  PaymentService,
+  ReferenceService,
+  RefundService,
+  ReportService,
+  SearchService,
+  ShopService,
+  W2WService,
+  WalletReference,
+  WalletService,
+  WalletWebhookService,
+  WebhookService,
+  WithdrawalService
+} from "@kassa/core"
 import { MemoryStore } from "@kassa/core/memory/MemoryStore"
 import { type Timer, Timers } from "@kassa/core/ports/Timers"
 import { Fixtures } from "@kassa/testing"
 import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as TestClock from "effect/TestClock"
 import { inspect } from "node:util"
 
@@ -23,7 +52,51 @@ const settle = <A>(read: Effect.Effect<A>, done: (a: A) => boolean) =>
     return value
   })
 
+/** Core's facades, each of whose `Default` layers builds it with what it needs. */
+const facades = [
+  PartyService.PartyService,
+  ShopService.ShopService,
+  ReferenceService.ReferenceService,
+  ApiKeyService.ApiKeyService,
+  Authenticator.Authenticator,
+  Onboarding.Onboarding,
+  InvoiceService.InvoiceService,
+  InvoiceTemplateService.InvoiceTemplateService,
+  PaymentService.PaymentService,
+  PaymentResources.PaymentResources,
+  BankCards.BankCards,
+  WalletReference.WalletReference,
+  RefundService.RefundService,
+  ChargebackService.ChargebackService,
+  CustomerService.CustomerService,
+  ContractService.ContractService,
+  WebhookService.WebhookService,
+  SearchService.SearchService,
+  IdentityService.IdentityService,
+  WalletService.WalletService,
+  DepositService.DepositService,
+  W2WService.W2WService,
+  DestinationService.DestinationService,
+  WithdrawalService.WithdrawalService,
+  WalletWebhookService.WalletWebhookService,
+  ReportService.ReportService
+] as const
+
+const keys = <A>(context: Context.Context<A>) => [...context.unsafeMap.keys()].sort()
+
 layer(Kassa.layerMemory({ webhooks: { run: false } }))("Kassa.layerMemory", (it) => {
+  it.scoped("Kassa.services builds every facade the services' Default layers build, and no other, each of its class", () =>
+    Effect.gen(function*() {
+      const services = yield* Layer.build(Kassa.services)
+      const [first, ...rest] = facades.map((facade) => facade.Default as Layer.Layer<unknown, never, Layer.Layer.Context<typeof Kassa.services>>)
+      const defaults = yield* Layer.build(Layer.mergeAll(first!, ...rest))
+      assert.deepStrictEqual(keys(services), keys(defaults))
+      assert.strictEqual(keys(services).length, facades.length)
+      for (const facade of facades) {
+        assert.isTrue(Context.unsafeGet(services, facade as Context.Tag<unknown, unknown>) instanceof (facade as Function), facade.key)
+      }
+    }))
+
   it.effect("a card payment is captured, the invoice paid, and a refund succeeds, all in memory", () =>
     Effect.gen(function*() {
       const m = yield* Fixtures.merchant()

@@ -104,6 +104,8 @@ export * as Statistics from "./search/Statistics.js"
 /** @since 0.1.0 */
 export * as Settings from "./Settings.js"
 /** @since 0.1.0 */
+export * as Services from "./Services.js"
+/** @since 0.1.0 */
 export * as Onboarding from "./onboarding/Onboarding.js"
 /** @since 0.1.0 */
 export * as Party from "./party/Party.js"

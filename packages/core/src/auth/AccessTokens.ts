@@ -14,22 +14,25 @@ import type { ResourceType } from "./Principal.js"
 /** An invoice access token lives 3 days. @since 0.1.0 */
 export const INVOICE_TOKEN_DAYS = 3
 
+/** What builds the service: `AccessTokens.Default` runs it, and so does `Services.layer` with every other service. @since 0.1.0 @category constructors */
+export const make = Effect.gen(function*() {
+  const tokens = yield* Jwt
+  const ids = yield* Ids
+  /** Answers the token in the interface's `AccessToken` shape, `{payload}`. */
+  const issue = Traced.fn("AccessTokens.issue")(
+    function*(partyID: string, resource: ResourceType, resourceID: string, lifetimeDays: number) {
+      const now = yield* Clock.currentTimeMillis
+      const payload = yield* tokens.issue(
+        { kind: "access", sub: partyID, jti: yield* ids.next, resource, resourceID },
+        new Date(now + lifetimeDays * 86_400_000)
+      )
+      return { payload }
+    }
+  )
+  return { issue } as const
+})
+
 /** @since 0.1.0 @category services */
 export class AccessTokens extends Effect.Service<AccessTokens>()("kassa/AccessTokens", {
-  effect: Effect.gen(function*() {
-    const tokens = yield* Jwt
-    const ids = yield* Ids
-    /** Answers the token in the interface's `AccessToken` shape, `{payload}`. */
-    const issue = Traced.fn("AccessTokens.issue")(
-      function*(partyID: string, resource: ResourceType, resourceID: string, lifetimeDays: number) {
-        const now = yield* Clock.currentTimeMillis
-        const payload = yield* tokens.issue(
-          { kind: "access", sub: partyID, jti: yield* ids.next, resource, resourceID },
-          new Date(now + lifetimeDays * 86_400_000)
-        )
-        return { payload }
-      }
-    )
-    return { issue } as const
-  })
+  effect: make
 }) {}

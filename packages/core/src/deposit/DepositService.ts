@@ -25,44 +25,47 @@ export interface ListParams extends Omit<DepositFilter, "partyID"> {
   readonly after?: Page.Cursor | undefined
 }
 
+/** What builds the service: `DepositService.Default` runs it, and so does `Services.layer` with every other service. @since 0.1.0 @category constructors */
+export const make = Effect.gen(function*() {
+  const ctx = yield* DepositContext.make
+  const { deposits } = ctx
+
+  const filterOf = (partyID: string, { after: _a, limit: _l, ...filter }: ListParams): DepositFilter | undefined =>
+    filter.partyID !== undefined && filter.partyID !== partyID ? undefined : { ...filter, partyID }
+
+  const list = Traced.fn("DepositService.list")(function*(partyID: string, params: ListParams) {
+    const filter = filterOf(partyID, params)
+    if (filter === undefined) return { result: [] } as Page.Page<ReturnType<typeof toDeposit>>
+    return Page.of(yield* deposits.list(filter, params), params.limit, toDeposit)
+  })
+  const listReverts = Traced.fn("DepositService.listReverts")(function*(partyID: string, params: ListParams) {
+    const filter = filterOf(partyID, params)
+    if (filter === undefined) return { result: [] } as Page.Page<ReturnType<typeof toRevert>>
+    return Page.of(yield* deposits.listReverts(filter, params), params.limit, toRevert)
+  })
+  const listAdjustments = Traced.fn("DepositService.listAdjustments")(function*(partyID: string, params: ListParams) {
+    const filter = filterOf(partyID, params)
+    if (filter === undefined) return { result: [] } as Page.Page<ReturnType<typeof toAdjustment>>
+    return Page.of(yield* deposits.listAdjustments(filter, params), params.limit, toAdjustment)
+  })
+
+  return {
+    create: CreateDeposit.make(ctx),
+    revert: CreateRevert.make(ctx),
+    adjust: CreateAdjustment.make(ctx),
+    /** The operator reads any. */
+    get: ctx.load,
+    getRevert: ctx.loadRevert,
+    getAdjustment: ctx.loadAdjustment,
+    /** The operator fails a pending deposit (its money never arrives). */
+    fail: (id: string, failure: MovementCommand & { readonly _tag: "Fail" }) => ctx.settleDeposit(id, failure),
+    list,
+    listReverts,
+    listAdjustments
+  } as const
+})
+
 /** @since 0.1.0 @category services */
 export class DepositService extends Effect.Service<DepositService>()("kassa/DepositService", {
-  effect: Effect.gen(function*() {
-    const ctx = yield* DepositContext.make
-    const { deposits } = ctx
-
-    const filterOf = (partyID: string, { after: _a, limit: _l, ...filter }: ListParams): DepositFilter | undefined =>
-      filter.partyID !== undefined && filter.partyID !== partyID ? undefined : { ...filter, partyID }
-
-    const list = Traced.fn("DepositService.list")(function*(partyID: string, params: ListParams) {
-      const filter = filterOf(partyID, params)
-      if (filter === undefined) return { result: [] } as Page.Page<ReturnType<typeof toDeposit>>
-      return Page.of(yield* deposits.list(filter, params), params.limit, toDeposit)
-    })
-    const listReverts = Traced.fn("DepositService.listReverts")(function*(partyID: string, params: ListParams) {
-      const filter = filterOf(partyID, params)
-      if (filter === undefined) return { result: [] } as Page.Page<ReturnType<typeof toRevert>>
-      return Page.of(yield* deposits.listReverts(filter, params), params.limit, toRevert)
-    })
-    const listAdjustments = Traced.fn("DepositService.listAdjustments")(function*(partyID: string, params: ListParams) {
-      const filter = filterOf(partyID, params)
-      if (filter === undefined) return { result: [] } as Page.Page<ReturnType<typeof toAdjustment>>
-      return Page.of(yield* deposits.listAdjustments(filter, params), params.limit, toAdjustment)
-    })
-
-    return {
-      create: CreateDeposit.make(ctx),
-      revert: CreateRevert.make(ctx),
-      adjust: CreateAdjustment.make(ctx),
-      /** The operator reads any. */
-      get: ctx.load,
-      getRevert: ctx.loadRevert,
-      getAdjustment: ctx.loadAdjustment,
-      /** The operator fails a pending deposit (its money never arrives). */
-      fail: (id: string, failure: MovementCommand & { readonly _tag: "Fail" }) => ctx.settleDeposit(id, failure),
-      list,
-      listReverts,
-      listAdjustments
-    } as const
-  })
+  effect: make
 }) {}

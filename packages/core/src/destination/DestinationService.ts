@@ -30,36 +30,39 @@ export interface ListParams {
   readonly after?: Page.Cursor | undefined
 }
 
+/** What builds the service: `DestinationService.Default` runs it, and so does `Services.layer` with every other service. @since 0.1.0 @category constructors */
+export const make = Effect.gen(function*() {
+  const ctx = yield* DestinationContext.make
+  const { destinations, externalIDs, ids, jwt } = ctx
+  const { get, getByExternalID, list } = PartyReads.make({
+    service: "DestinationService",
+    what: "Destination",
+    operation: CreateDestination.OPERATION,
+    externalIDs,
+    findById: destinations.findById,
+    list: destinations.list,
+    show: toDestination
+  })
+
+  const issueGrant = Traced.fn("DestinationService.issueGrant")(function*(partyID: string, id: string, params: DestinationGrantParams) {
+    const destination = yield* get(partyID, id)
+    if (params.validUntil.getTime() <= (yield* Clock.currentTimeMillis)) return yield* InvalidOperation.of("Invalid expiration: already expired")
+    const token = yield* jwt.issue({ kind: "destination-grant", sub: partyID, jti: yield* ids.next, destinationID: destination.id }, params.validUntil)
+    return { token, validUntil: params.validUntil }
+  })
+
+  /** Whether `token` is a live grant to withdraw to destination `id`. */
+  const granted = (token: string, id: string) =>
+    jwt.verify(token).pipe(
+      Effect.map((claims) => claims.kind === "destination-grant" && claims.destinationID === id),
+      Effect.orElseSucceed(() => false)
+    )
+
+  return { create: CreateDestination.make(ctx), get, getByExternalID, list, issueGrant, granted } as const
+})
+
 /** @since 0.1.0 @category services */
 export class DestinationService extends Effect.Service<DestinationService>()("kassa/DestinationService", {
-  effect: Effect.gen(function*() {
-    const ctx = yield* DestinationContext.make
-    const { destinations, externalIDs, ids, jwt } = ctx
-    const { get, getByExternalID, list } = PartyReads.make({
-      service: "DestinationService",
-      what: "Destination",
-      operation: CreateDestination.OPERATION,
-      externalIDs,
-      findById: destinations.findById,
-      list: destinations.list,
-      show: toDestination
-    })
-
-    const issueGrant = Traced.fn("DestinationService.issueGrant")(function*(partyID: string, id: string, params: DestinationGrantParams) {
-      const destination = yield* get(partyID, id)
-      if (params.validUntil.getTime() <= (yield* Clock.currentTimeMillis)) return yield* InvalidOperation.of("Invalid expiration: already expired")
-      const token = yield* jwt.issue({ kind: "destination-grant", sub: partyID, jti: yield* ids.next, destinationID: destination.id }, params.validUntil)
-      return { token, validUntil: params.validUntil }
-    })
-
-    /** Whether `token` is a live grant to withdraw to destination `id`. */
-    const granted = (token: string, id: string) =>
-      jwt.verify(token).pipe(
-        Effect.map((claims) => claims.kind === "destination-grant" && claims.destinationID === id),
-        Effect.orElseSucceed(() => false)
-      )
-
-    return { create: CreateDestination.make(ctx), get, getByExternalID, list, issueGrant, granted } as const
-  }),
+  effect: make,
   dependencies: [BankCards.Default]
 }) {}

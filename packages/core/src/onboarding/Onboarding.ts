@@ -57,87 +57,90 @@ export const Onboarded = Schema.Struct({
 /** @since 0.1.0 */
 export type Onboarded = typeof Onboarded.Type
 
-/** @since 0.1.0 @category services */
-export class Onboarding extends Effect.Service<Onboarding>()("kassa/Onboarding", {
-  effect: Effect.gen(function*() {
-    const parties = yield* PartyRepository
-    const contracts = yield* ContractRepository
-    const shops = yield* ShopRepository
-    const reference = yield* ReferenceData
-    const ids = yield* Ids
-    const keys = yield* ApiKeyService
-    const tx = yield* Transactions
+/** What builds the service: `Onboarding.Default` runs it, and so does `Services.layer` with every other service. @since 0.1.0 @category constructors */
+export const make = Effect.gen(function*() {
+  const parties = yield* PartyRepository
+  const contracts = yield* ContractRepository
+  const shops = yield* ShopRepository
+  const reference = yield* ReferenceData
+  const ids = yield* Ids
+  const keys = yield* ApiKeyService
+  const tx = yield* Transactions
 
-    const onboard = Traced.fn("Onboarding.onboard")(
-      function*(params: OnboardingParams) {
-        const invalid = (message: string) => BusinessError.of("invalidChangeset", message)
-        const pi = yield* reference.paymentInstitution(params.paymentInstitutionID)
-        if (Option.isNone(pi)) return yield* invalid(`Unknown payment institution: ${params.paymentInstitutionID}`)
-        for (const shop of params.shops) {
-          const category = yield* reference.category(shop.categoryID)
-          if (Option.isNone(category)) return yield* invalid(`Unknown category: ${shop.categoryID}`)
-          if (category.value.type !== pi.value.realm) {
-            return yield* invalid(`Category ${shop.categoryID} is not a ${pi.value.realm} category`)
-          }
-          if (!pi.value.terms.categories.includes(shop.categoryID)) {
-            return yield* invalid(`Category ${shop.categoryID} is not available under the contract`)
-          }
-          if (!pi.value.terms.currencies.includes(shop.currency)) {
-            return yield* invalid(`Currency ${shop.currency} is not available under the contract`)
-          }
+  const onboard = Traced.fn("Onboarding.onboard")(
+    function*(params: OnboardingParams) {
+      const invalid = (message: string) => BusinessError.of("invalidChangeset", message)
+      const pi = yield* reference.paymentInstitution(params.paymentInstitutionID)
+      if (Option.isNone(pi)) return yield* invalid(`Unknown payment institution: ${params.paymentInstitutionID}`)
+      for (const shop of params.shops) {
+        const category = yield* reference.category(shop.categoryID)
+        if (Option.isNone(category)) return yield* invalid(`Unknown category: ${shop.categoryID}`)
+        if (category.value.type !== pi.value.realm) {
+          return yield* invalid(`Category ${shop.categoryID} is not a ${pi.value.realm} category`)
         }
-        const shopIDs = params.shops.map((s) => s.id).filter((id) => id !== undefined)
-        if (new Set(shopIDs).size !== shopIDs.length) return yield* invalid("Shop ids must be unique")
+        if (!pi.value.terms.categories.includes(shop.categoryID)) {
+          return yield* invalid(`Category ${shop.categoryID} is not available under the contract`)
+        }
+        if (!pi.value.terms.currencies.includes(shop.currency)) {
+          return yield* invalid(`Currency ${shop.currency} is not available under the contract`)
+        }
+      }
+      const shopIDs = params.shops.map((s) => s.id).filter((id) => id !== undefined)
+      if (new Set(shopIDs).size !== shopIDs.length) return yield* invalid("Shop ids must be unique")
 
-        const now = new Date(yield* Clock.currentTimeMillis)
-        const partyID = params.partyID ?? PartyID.make(yield* ids.next)
-        if (Option.isSome(yield* parties.findById(partyID))) return yield* invalid(`Party already exists: ${partyID}`)
-        yield* parties.insert({
-          id: partyID,
-          name: params.name ?? params.email,
-          email: params.email,
-          isBlocked: false,
-          isSuspended: false,
-          createdAt: now,
-          version: 1
-        })
-        const contractID = ContractID.make(yield* ids.next)
-        yield* contracts.insert({
-          id: contractID,
+      const now = new Date(yield* Clock.currentTimeMillis)
+      const partyID = params.partyID ?? PartyID.make(yield* ids.next)
+      if (Option.isSome(yield* parties.findById(partyID))) return yield* invalid(`Party already exists: ${partyID}`)
+      yield* parties.insert({
+        id: partyID,
+        name: params.name ?? params.email,
+        email: params.email,
+        isBlocked: false,
+        isSuspended: false,
+        createdAt: now,
+        version: 1
+      })
+      const contractID = ContractID.make(yield* ids.next)
+      yield* contracts.insert({
+        id: contractID,
+        partyID,
+        createdAt: now,
+        status: "active",
+        validSince: now,
+        contractor: params.contractor ?? { contractorType: "RegisteredUser", email: params.email },
+        paymentInstitutionID: pi.value.id
+      })
+      const created: Array<ShopID> = []
+      for (const shop of params.shops) {
+        const id = shop.id ?? ShopID.make(yield* ids.next)
+        yield* shops.insert({
+          id,
           partyID,
           createdAt: now,
-          status: "active",
-          validSince: now,
-          contractor: params.contractor ?? { contractorType: "RegisteredUser", email: params.email },
-          paymentInstitutionID: pi.value.id
+          isBlocked: false,
+          isSuspended: false,
+          currency: shop.currency,
+          categoryID: shop.categoryID,
+          location: { locationType: "ShopLocationUrl", url: shop.url },
+          details: shop.description === undefined
+            ? { name: shop.name }
+            : { name: shop.name, description: shop.description },
+          contractID,
+          version: 1
         })
-        const created: Array<ShopID> = []
-        for (const shop of params.shops) {
-          const id = shop.id ?? ShopID.make(yield* ids.next)
-          yield* shops.insert({
-            id,
-            partyID,
-            createdAt: now,
-            isBlocked: false,
-            isSuspended: false,
-            currency: shop.currency,
-            categoryID: shop.categoryID,
-            location: { locationType: "ShopLocationUrl", url: shop.url },
-            details: shop.description === undefined
-              ? { name: shop.name }
-              : { name: shop.name, description: shop.description },
-            contractID,
-            version: 1
-          })
-          created.push(id)
-        }
-        const key = yield* keys.issue(partyID)
-        return { partyID, contractID, shopID: created[0]!, shopIDs: created, apiKey: key.token } satisfies Onboarded
-      },
-      (effect) => tx.withTransaction(effect)
-    )
+        created.push(id)
+      }
+      const key = yield* keys.issue(partyID)
+      return { partyID, contractID, shopID: created[0]!, shopIDs: created, apiKey: key.token } satisfies Onboarded
+    },
+    (effect) => tx.withTransaction(effect)
+  )
 
-    return { onboard } as const
-  }),
+  return { onboard } as const
+})
+
+/** @since 0.1.0 @category services */
+export class Onboarding extends Effect.Service<Onboarding>()("kassa/Onboarding", {
+  effect: make,
   dependencies: [ApiKeyService.Default]
 }) {}

@@ -29,24 +29,27 @@ export { KIND as HOLD_TIMER } from "./processing/HoldTimer.js"
 /** Ends an abandoned 3-D Secure challenge. @since 0.1.0 */
 export { KIND as INTERACTION_TIMER } from "./processing/InteractionTimer.js"
 
+/** What builds the service: `PaymentService.Default` runs it, and so does `Services.layer` with every other service. @since 0.1.0 @category constructors */
+export const make = Effect.gen(function*() {
+  const ctx = yield* PaymentContext.make
+  const transitions = ApplyCommand.make(ctx)
+  const processing = yield* Processing.make(ctx, transitions.apply)
+  const reads = ReadPayments.make(ctx)
+  return {
+    create: CreatePayment.make(ctx, processing.kick),
+    get: reads.get,
+    list: reads.list,
+    getByExternalID: reads.getByExternalID,
+    capture: CapturePayment.make(ctx, reads.get, transitions.apply, processing.kick),
+    cancel: CancelPayment.make(ctx, reads.get, transitions.apply, processing.kick),
+    advance: processing.advance,
+    ...CompleteChallenge.make(ctx, transitions, processing, processing.kick)
+  } as const
+})
+
 /** @since 0.1.0 @category services */
 export class PaymentService extends Effect.Service<PaymentService>()("kassa/PaymentService", {
-  effect: Effect.gen(function*() {
-    const ctx = yield* PaymentContext.make
-    const transitions = ApplyCommand.make(ctx)
-    const processing = yield* Processing.make(ctx, transitions.apply)
-    const reads = ReadPayments.make(ctx)
-    return {
-      create: CreatePayment.make(ctx, processing.kick),
-      get: reads.get,
-      list: reads.list,
-      getByExternalID: reads.getByExternalID,
-      capture: CapturePayment.make(ctx, reads.get, transitions.apply, processing.kick),
-      cancel: CancelPayment.make(ctx, reads.get, transitions.apply, processing.kick),
-      advance: processing.advance,
-      ...CompleteChallenge.make(ctx, transitions, processing, processing.kick)
-    } as const
-  }),
+  effect: make,
   dependencies: [InvoiceService.Default, ShopService.Default, PaymentResources.Default]
 }) {}
 

@@ -43,71 +43,74 @@ const secured = (r: BankCardTokenRecord): SecuredBankCard => ({
   validUntil: r.validUntil
 })
 
+/** What builds the service: `BankCards.Default` runs it, and so does `Services.layer` with every other service. @since 0.1.0 @category constructors */
+export const make = Effect.gen(function*() {
+  const vault = yield* CardVault
+  const tokens = yield* BankCardTokenRepository
+  const ids = yield* Ids
+  const tx = yield* Transactions
+
+  /** The party's live token, if `token` is one. */
+  const live = (partyID: string, token: string) =>
+    Effect.gen(function*() {
+      const found = yield* tokens.findByToken(token)
+      const now = yield* Clock.currentTimeMillis
+      return Option.filter(found, (r) => r.partyID === partyID && r.validUntil.getTime() > now)
+    })
+
+  const store = Traced.fn("BankCards.store")(function*(partyID: string, input: BankCardInput) {
+    const now = new Date(yield* Clock.currentTimeMillis)
+    const checked = check(input, now)
+    if (Either.isLeft(checked)) return yield* checked.left
+    const { card, details, paymentSystem } = checked.right
+    const validUntil = new Date(now.getTime() + TOKEN_LIFETIME_MS)
+    const token = `bc.${yield* ids.next}${yield* ids.next}`
+    // The vault's card and session and the token naming them go as one write.
+    const record = yield* tx.withTransaction(Effect.gen(function*() {
+      const { card: stored, session } = input.cvv === undefined
+        ? { card: yield* vault.putCard(card), session: undefined }
+        : yield* vault.putCardAndSession(card, { cvv: input.cvv }, validUntil)
+      const record: BankCardTokenRecord = {
+        token,
+        partyID,
+        vaultToken: stored.token,
+        bin: details.bin,
+        lastDigits: details.last4,
+        paymentSystem,
+        authData: session,
+        createdAt: now,
+        validUntil
+      }
+      yield* tokens.insert(record)
+      return record
+    }))
+    const answer: StoredBankCard = { ...secured(record), authData: record.authData }
+    return answer
+  })
+
+  /** `getBankCard`: the party's live token, else not found. */
+  const get = Traced.fn("BankCards.get")(function*(partyID: string, token: string) {
+    const found = yield* live(partyID, token)
+    if (Option.isNone(found)) return yield* NotFound.of("Bank card", "token")
+    return secured(found.value)
+  })
+
+  /**
+   * What a destination's `BankCardDestinationResource` token stands for (the vault's token
+   * with it): `InvalidResourceToken` unless it is the party's and live.
+   */
+  const resolve = Traced.fn("BankCards.resolve")(function*(partyID: string, token: string) {
+    const found = yield* live(partyID, token)
+    if (Option.isNone(found)) {
+      return yield* InvalidParameter.of("InvalidResourceToken", "resource", "Specified resource token is invalid")
+    }
+    return found.value
+  })
+
+  return { store, get, resolve } as const
+})
+
 /** @since 0.1.0 @category services */
 export class BankCards extends Effect.Service<BankCards>()("kassa/BankCards", {
-  effect: Effect.gen(function*() {
-    const vault = yield* CardVault
-    const tokens = yield* BankCardTokenRepository
-    const ids = yield* Ids
-    const tx = yield* Transactions
-
-    /** The party's live token, if `token` is one. */
-    const live = (partyID: string, token: string) =>
-      Effect.gen(function*() {
-        const found = yield* tokens.findByToken(token)
-        const now = yield* Clock.currentTimeMillis
-        return Option.filter(found, (r) => r.partyID === partyID && r.validUntil.getTime() > now)
-      })
-
-    const store = Traced.fn("BankCards.store")(function*(partyID: string, input: BankCardInput) {
-      const now = new Date(yield* Clock.currentTimeMillis)
-      const checked = check(input, now)
-      if (Either.isLeft(checked)) return yield* checked.left
-      const { card, details, paymentSystem } = checked.right
-      const validUntil = new Date(now.getTime() + TOKEN_LIFETIME_MS)
-      const token = `bc.${yield* ids.next}${yield* ids.next}`
-      // The vault's card and session and the token naming them go as one write.
-      const record = yield* tx.withTransaction(Effect.gen(function*() {
-        const { card: stored, session } = input.cvv === undefined
-          ? { card: yield* vault.putCard(card), session: undefined }
-          : yield* vault.putCardAndSession(card, { cvv: input.cvv }, validUntil)
-        const record: BankCardTokenRecord = {
-          token,
-          partyID,
-          vaultToken: stored.token,
-          bin: details.bin,
-          lastDigits: details.last4,
-          paymentSystem,
-          authData: session,
-          createdAt: now,
-          validUntil
-        }
-        yield* tokens.insert(record)
-        return record
-      }))
-      const answer: StoredBankCard = { ...secured(record), authData: record.authData }
-      return answer
-    })
-
-    /** `getBankCard`: the party's live token, else not found. */
-    const get = Traced.fn("BankCards.get")(function*(partyID: string, token: string) {
-      const found = yield* live(partyID, token)
-      if (Option.isNone(found)) return yield* NotFound.of("Bank card", "token")
-      return secured(found.value)
-    })
-
-    /**
-     * What a destination's `BankCardDestinationResource` token stands for (the vault's token
-     * with it): `InvalidResourceToken` unless it is the party's and live.
-     */
-    const resolve = Traced.fn("BankCards.resolve")(function*(partyID: string, token: string) {
-      const found = yield* live(partyID, token)
-      if (Option.isNone(found)) {
-        return yield* InvalidParameter.of("InvalidResourceToken", "resource", "Specified resource token is invalid")
-      }
-      return found.value
-    })
-
-    return { store, get, resolve } as const
-  })
+  effect: make
 }) {}

@@ -18,28 +18,31 @@ export interface Residence {
   readonly name: string
 }
 
+/** What builds the service: `WalletReference.Default` runs it, and so does `Services.layer` with every other service. @since 0.1.0 @category constructors */
+export const make = Effect.gen(function*() {
+  const catalog = yield* CurrencyCatalog
+  const data = yield* ReferenceData
+
+  /** A currency by its code, either case. */
+  const currency = Traced.fn("WalletReference.currency")(function*(code: string) {
+    const found = yield* catalog.currency(code.toUpperCase())
+    if (Option.isNone(found)) return yield* NotFound.of("Currency", code)
+    const record: CurrencyRecord = found.value
+    return record
+  })
+
+  /** A residence by its alpha-3 code, either case. */
+  const residence = Traced.fn("WalletReference.residence")(function*(code: string) {
+    const found = yield* data.country(code.toUpperCase())
+    if (Option.isNone(found)) return yield* NotFound.of("Residence", code)
+    const answer: Residence = { id: found.value.id, name: found.value.name }
+    return answer
+  })
+
+  return { currency, residence } as const
+})
+
 /** @since 0.1.0 @category services */
 export class WalletReference extends Effect.Service<WalletReference>()("kassa/WalletReference", {
-  effect: Effect.gen(function*() {
-    const catalog = yield* CurrencyCatalog
-    const data = yield* ReferenceData
-
-    /** A currency by its code, either case. */
-    const currency = Traced.fn("WalletReference.currency")(function*(code: string) {
-      const found = yield* catalog.currency(code.toUpperCase())
-      if (Option.isNone(found)) return yield* NotFound.of("Currency", code)
-      const record: CurrencyRecord = found.value
-      return record
-    })
-
-    /** A residence by its alpha-3 code, either case. */
-    const residence = Traced.fn("WalletReference.residence")(function*(code: string) {
-      const found = yield* data.country(code.toUpperCase())
-      if (Option.isNone(found)) return yield* NotFound.of("Residence", code)
-      const answer: Residence = { id: found.value.id, name: found.value.name }
-      return answer
-    })
-
-    return { currency, residence } as const
-  })
+  effect: make
 }) {}

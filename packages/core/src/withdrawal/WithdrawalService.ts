@@ -30,40 +30,43 @@ export interface ListParams extends Omit<WithdrawalFilter, "partyID" | "status">
   readonly after?: Page.Cursor | undefined
 }
 
+/** What builds the service: `WithdrawalService.Default` runs it, and so does `Services.layer` with every other service. @since 0.1.0 @category constructors */
+export const make = Effect.gen(function*() {
+  const ctx = yield* WithdrawalContext.make
+  const { externalIDs, withdrawals } = ctx
+  const { get, getByExternalID, list } = PartyReads.make({
+    service: "WithdrawalService",
+    what: "Withdrawal",
+    operation: CreateWithdrawal.OPERATION,
+    externalIDs,
+    findById: withdrawals.findById,
+    list: withdrawals.list,
+    show: toWithdrawal
+  })
+
+  const events = Traced.fn("WithdrawalService.events")(function*(
+    partyID: string,
+    id: string,
+    params: { readonly limit: number; readonly eventCursor?: number | undefined }
+  ) {
+    const w = yield* get(partyID, id)
+    return w.events.filter((e) => params.eventCursor === undefined || e.eventID > params.eventCursor).slice(0, params.limit).map(
+      toWithdrawalEvent
+    )
+  })
+
+  const event = Traced.fn("WithdrawalService.event")(function*(partyID: string, id: string, eventID: number) {
+    const w = yield* get(partyID, id)
+    const found = w.events.find((e) => e.eventID === eventID)
+    if (found === undefined) return yield* NotFound.of("Withdrawal event", String(eventID))
+    return toWithdrawalEvent(found)
+  })
+
+  return { create: CreateWithdrawal.make(ctx), quote: CreateQuote.make(ctx), get, getByExternalID, list, events, event, settle: ctx.settle } as const
+})
+
 /** @since 0.1.0 @category services */
 export class WithdrawalService extends Effect.Service<WithdrawalService>()("kassa/WithdrawalService", {
-  effect: Effect.gen(function*() {
-    const ctx = yield* WithdrawalContext.make
-    const { externalIDs, withdrawals } = ctx
-    const { get, getByExternalID, list } = PartyReads.make({
-      service: "WithdrawalService",
-      what: "Withdrawal",
-      operation: CreateWithdrawal.OPERATION,
-      externalIDs,
-      findById: withdrawals.findById,
-      list: withdrawals.list,
-      show: toWithdrawal
-    })
-
-    const events = Traced.fn("WithdrawalService.events")(function*(
-      partyID: string,
-      id: string,
-      params: { readonly limit: number; readonly eventCursor?: number | undefined }
-    ) {
-      const w = yield* get(partyID, id)
-      return w.events.filter((e) => params.eventCursor === undefined || e.eventID > params.eventCursor).slice(0, params.limit).map(
-        toWithdrawalEvent
-      )
-    })
-
-    const event = Traced.fn("WithdrawalService.event")(function*(partyID: string, id: string, eventID: number) {
-      const w = yield* get(partyID, id)
-      const found = w.events.find((e) => e.eventID === eventID)
-      if (found === undefined) return yield* NotFound.of("Withdrawal event", String(eventID))
-      return toWithdrawalEvent(found)
-    })
-
-    return { create: CreateWithdrawal.make(ctx), quote: CreateQuote.make(ctx), get, getByExternalID, list, events, event, settle: ctx.settle } as const
-  }),
+  effect: make,
   dependencies: [WalletService.Default]
 }) {}

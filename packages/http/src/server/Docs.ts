@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as OpenApi from "@effect/platform/OpenApi"
@@ -78,8 +78,8 @@ const asset = (file: keyof typeof assets) =>
     )
   )
 
-/** @since 0.1.0 @category layers */
-export const layer = HttpApiBuilder.Router.use((router) =>
+/** Adds its routes to the API's router (`Http.app` adds every plain route in one layer). @since 0.1.0 @category routes */
+export const routes = (router: HttpRouter.HttpRouter.Service<unknown, HttpRouter.HttpRouter.DefaultServices>) =>
   Effect.gen(function*() {
     const document = yield* Effect.cached(
       Effect.sync(() => HttpServerResponse.unsafeJson(OpenApi.fromApi(KassaApi), { contentType: JSON_TYPE }))
@@ -90,4 +90,3 @@ export const layer = HttpApiBuilder.Router.use((router) =>
       yield* router.get(`/docs/${file}`, yield* Effect.cached(asset(file)))
     }
   })
-)

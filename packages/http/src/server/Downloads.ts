@@ -6,14 +6,13 @@
  *
  * @since 0.1.0
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ReportService } from "@kassa/core"
 import * as Effect from "effect/Effect"
 
-/** @since 0.1.0 @category layers */
-export const layer = HttpApiBuilder.Router.use((router) =>
+/** Adds its routes to the API's router (`Http.app` adds every plain route in one layer). @since 0.1.0 @category routes */
+export const routes = (router: HttpRouter.HttpRouter.Service<unknown, HttpRouter.HttpRouter.DefaultServices>) =>
   Effect.gen(function*() {
     const reports = yield* ReportService.ReportService
     yield* router.get(
@@ -32,4 +31,3 @@ export const layer = HttpApiBuilder.Router.use((router) =>
       )
     )
   })
-)

@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Migrations, Workers } from "@kassa/adapters"
@@ -20,8 +20,8 @@ const JSON_TYPE = "application/json; charset=utf-8"
 /** What a check found: "ok", or why not. */
 type Finding = string
 
-/** @since 0.1.0 @category layers */
-export const layer = HttpApiBuilder.Router.use((router) =>
+/** Adds its routes to the API's router (`Http.app` adds every plain route in one layer). @since 0.1.0 @category routes */
+export const routes = (router: HttpRouter.HttpRouter.Service<unknown, HttpRouter.HttpRouter.DefaultServices>) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const workers = yield* Effect.serviceOption(Workers.Workers)
@@ -63,4 +63,3 @@ export const layer = HttpApiBuilder.Router.use((router) =>
       )
     )
   })
-)

@@ -11,6 +11,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Database, Kassa, SqlRequestReplays, Workers } from "@kassa/adapters"
 import { Ledger } from "@kassa/core/ports/Ledger"
 import type * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { KassaApi } from "../api/KassaApi.js"
 import * as Auth from "./Auth.js"
@@ -47,15 +48,25 @@ export const api = HttpApiBuilder.api(KassaApi).pipe(
   Layer.provide([Envelope.layer, Auth.layer, Auth.operatorLayer, WalletEnvelope.layer, WalletAuth.layer])
 )
 
+/**
+ * The routes beside the contract, added to the API's router in one layer: a layer each was five
+ * more for Effect to build at every start.
+ */
+const plainRoutes = HttpApiBuilder.Router.use((router) =>
+  Effect.all([
+    Docs.routes(router),
+    Routes.routes(router),
+    Health.routes(router),
+    MetricsEndpoint.routes(router),
+    ThreeDSecure.routes(router),
+    Downloads.routes(router)
+  ], { discard: true })
+)
+
 const appWith = (lean: boolean) =>
   Layer.mergeAll(
-    Docs.layer,
     WireContract.layer,
-    Routes.layer,
-    Health.layer,
-    MetricsEndpoint.layer,
-    ThreeDSecure.layer,
-    Downloads.layer,
+    plainRoutes,
     lean ? LeanRouter.layer : Layer.empty
   ).pipe(Layer.provideMerge(api), Layer.provideMerge(Metrics.layer))
 

@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -53,8 +53,8 @@ const authorized = (token: string | undefined, header: string | undefined) => {
   return given.length === expected.length && timingSafeEqual(given, expected)
 }
 
-/** @since 0.1.0 @category layers */
-export const layer = HttpApiBuilder.Router.use((router) =>
+/** Adds its routes to the API's router (`Http.app` adds every plain route in one layer). @since 0.1.0 @category routes */
+export const routes = (router: HttpRouter.HttpRouter.Service<unknown, HttpRouter.HttpRouter.DefaultServices>) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const metrics = yield* Metrics
@@ -121,4 +121,3 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     )
     yield* Effect.logInfo(`Metrics on http://${address.host}:${address.port}/metrics`)
   })
-)

@@ -4,7 +4,6 @@
  *
  * @since 0.1.0
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
@@ -22,8 +21,8 @@ const page = (title: string, body: string, status = 200) =>
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-/** @since 0.1.0 @category layers */
-export const layer = HttpApiBuilder.Router.use((router) =>
+/** Adds its routes to the API's router (`Http.app` adds every plain route in one layer). @since 0.1.0 @category routes */
+export const routes = (router: HttpRouter.HttpRouter.Service<unknown, HttpRouter.HttpRouter.DefaultServices>) =>
   Effect.gen(function*() {
     const payments = yield* PaymentService.PaymentService
     const customers = yield* CustomerService.CustomerService
@@ -76,4 +75,3 @@ export const layer = HttpApiBuilder.Router.use((router) =>
       )
     )
   })
-)

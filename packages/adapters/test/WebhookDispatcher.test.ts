@@ -887,6 +887,38 @@ for (const dialect of Dialects.dialects()) {
           assert.deepStrictEqual(typesOf(got), ["InvoiceCreated:200", "InvoiceCancelled:200"])
         }))
 
+      it.scoped("an operator's redelivery wakes an idle dispatcher: it goes out without the safety sweep", () =>
+        Effect.gen(function*() {
+          const d = yield* dispatcher
+          while ((yield* d.fanOut) > 0 || (yield* d.deliverDue) > 0) {
+            // what earlier tests left
+          }
+          const m = yield* Fixtures.merchant()
+          const r = yield* Receiver.make
+          const hook = yield* hookFor(m, r.urlFor("/redelivered"), { eventTypes: ["InvoiceCreated"] })
+          yield* newInvoice(m)
+          yield* d.fanOut
+          yield* d.deliverDue
+          const [original] = yield* deliveriesOf(hook.id)
+          assert.strictEqual(original!.status, "delivered")
+          let claims = 0
+          yield* anotherDispatcher({ allowPrivateNetworks: true, pollInterval: "1 hour" }).pipe(
+            Statement.withTransformer((statement) => {
+              if (/UPDATE webhook_subjects SET locked_until = [?$]\d*, lock_owner =/.test(statement.compile()[0])) claims++
+              return Effect.succeed(statement)
+            })
+          )
+          // its first claim found nothing due: it sleeps until told, or for an hour
+          for (let i = 0; i < 1_000 && claims === 0; i++) yield* realPause(10)
+          assert.strictEqual(claims, 1)
+          const copy = yield* Effect.flatMap(WebhookService, (s) => s.redeliver(hook.id, original!.id)).pipe(Effect.orDie)
+          const got = yield* r.waitFor(2, { timeoutMs: 10_000 })
+          assert.deepStrictEqual(typesOf(got), ["InvoiceCreated:200", "InvoiceCreated:200"])
+          assert.strictEqual(got[1]!.text, got[0]!.text)
+          for (let i = 0; i < 1_000 && (yield* deliveriesOf(hook.id)).some((x) => x.status !== "delivered"); i++) yield* realPause(10)
+          assert.deepStrictEqual((yield* deliveriesOf(hook.id)).map((x) => [x.id, x.status]), [[original!.id, "delivered"], [copy.id, "delivered"]])
+        }))
+
       it.scoped("a worker that gives its subject back with nothing queued since does not wake an empty claim (SQLite)", () =>
         Effect.gen(function*() {
           const d = yield* dispatcher

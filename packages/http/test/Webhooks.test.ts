@@ -381,6 +381,36 @@ for (const dialect of Dialects.dialects()) {
       }))
   })
 
+  // The safety sweep an hour away: what goes out, goes out because something told the dispatcher.
+  layer(
+    TestServer.layer(dialect, { webhooks: { allowPrivateNetworks: true, pollInterval: "1 hour", timeout: "2 seconds" } }),
+    { timeout: "60 seconds", excludeTestServices: true }
+  )(`Webhooks, no sweep [${dialect}]`, (it) => {
+    it.scoped("the operator's redelivery goes out at once to an idle dispatcher", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const receiver = yield* WebhookReceiver.make
+        const api = yield* TestServer.client(m.apiKey)
+        const hook = yield* api.Webhooks.createWebhook({
+          payload: { scope: { topic: "InvoicesTopic", shopID: m.shopID, eventTypes: ["InvoiceCreated"] }, url: receiver.urlFor("/again") }
+        })
+        const now = yield* Clock.currentTimeMillis
+        yield* api.Invoices.createInvoice({
+          payload: { shopID: m.shopID, dueDate: new Date(now + 86_400_000), amount: 1000, currency: "RUB", product: "Tea", metadata: {} }
+        })
+        const operator = yield* TestServer.client(yield* Fixtures.operatorToken)
+        const deliveries = operator.AdminWebhooks.listWebhookDeliveries({ path: { webhookID: hook.id }, urlParams: {} })
+        const [delivered] = yield* Expect.poll(deliveries, (ds) => ds.length === 1 && ds[0]!.status === "delivered", "the first delivery")
+        const copy = yield* operator.AdminWebhooks.redeliverWebhookDelivery({ path: { webhookID: hook.id, deliveryID: delivered!.id } })
+        // well within the sweep's hour (and the 30 s of a server's default)
+        const got = yield* receiver.waitFor(2, { timeoutMs: 10_000 })
+        assert.deepStrictEqual(got.map((r) => [r.json.eventType, r.answeredStatus]), [["InvoiceCreated", 200], ["InvoiceCreated", 200]])
+        assert.strictEqual(got[1]!.text, got[0]!.text)
+        const after = yield* Expect.poll(deliveries, (ds) => ds.every((d) => d.status === "delivered"), "the redelivery's record")
+        assert.deepStrictEqual(after.map((d) => [d.id, d.redeliveryOf]), [[copy.id, delivered!.id], [delivered!.id, undefined]])
+      }))
+  })
+
   // The SSRF guard as deployed: private networks refused.
   layer(TestServer.layer(dialect), { timeout: "60 seconds", excludeTestServices: true })(`Webhooks, SSRF guard [${dialect}]`, (it) => {
     it.effect("URLs into loopback, private, link-local, CGNAT or unique-local networks are refused at creation", () =>

@@ -37,6 +37,7 @@ import walletWebhooks from "./internal/migrations/0025_wallet_webhooks.js"
 import reports from "./internal/migrations/0026_reports.js"
 import providerTerms from "./internal/migrations/0027_provider_terms.js"
 import withdrawalWalletParty from "./internal/migrations/0028_withdrawal_wallet_party.js"
+import withdrawalsByWalletParty from "./internal/migrations/0029_withdrawals_by_wallet_party.js"
 import { IntColumn, reader } from "./internal/rows.js"
 
 const all = {
@@ -67,7 +68,8 @@ const all = {
   "0025_wallet_webhooks": walletWebhooks,
   "0026_reports": reports,
   "0027_provider_terms": providerTerms,
-  "0028_withdrawal_wallet_party": withdrawalWalletParty
+  "0028_withdrawal_wallet_party": withdrawalWalletParty,
+  "0029_withdrawals_by_wallet_party": withdrawalsByWalletParty
 }
 
 const migrations = Migrator.fromRecord(all)

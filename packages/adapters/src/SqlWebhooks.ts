@@ -3,7 +3,8 @@
  *
  * A deleted webhook keeps its row (`deleted_at`) so the operator still sees its deliveries;
  * every merchant read leaves it out, and its queue is discarded in the delete's transaction. A
- * webhook's `publicKey` is its party's current key (`SqlWebhookKeys`).
+ * webhook's `publicKey` is its party's current key (`SqlWebhookKeys`). A redelivery wakes this
+ * process's dispatcher (`deliveries`, once its transaction commits).
  *
  * @since 0.1.0
  */
@@ -17,6 +18,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, OptionalText, reader, toJson } from "./internal/rows.js"
 import { attemptColumns, attempts, deliveries, deliveryColumns, deliveryJoin, discardQueued, enqueue } from "./internal/webhooks/queue.js"
+import { SqlDriver } from "./sql/driver/Driver.js"
 
 /** A webhook row with its party's current public key (`withKey`). */
 const webhooks = reader(
@@ -138,6 +140,7 @@ export const deliveriesLayer = Layer.effect(
   WebhookDeliveries,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const { signals } = yield* SqlDriver
     const columns = sql.literal(deliveryColumns)
     const from = sql.literal(deliveryJoin)
     const getOne = (webhookID: string, n: number) =>
@@ -191,6 +194,8 @@ export const deliveriesLayer = Layer.effect(
             now: at.getTime(),
             redeliveryOf: n
           })
+          // the fan-out tells the dispatcher of what it queues; this copy is queued behind its back
+          yield* signals.notify("deliveries", at.getTime())
           return yield* getOne(webhookID, id)
         }).pipe(Effect.orDie)
     }

@@ -64,7 +64,8 @@ const withdrawals = reader(
 )
 
 const where = (sql: SqlClient.SqlClient, filter: WithdrawalFilter) => [
-  sql`party_id = ${filter.partyID}`,
+  // made by the party, or out of its wallet (`Withdrawal.visibleTo`)
+  sql`(party_id = ${filter.partyID} OR wallet_party_id = ${filter.partyID})`,
   ...(filter.walletID === undefined ? [] : [sql`wallet_id = ${filter.walletID}`]),
   ...(filter.identityID === undefined ? [] : [sql`identity_id = ${filter.identityID}`]),
   ...(filter.withdrawalID === undefined ? [] : [sql`id = ${filter.withdrawalID}`]),

@@ -133,6 +133,19 @@ const payByCard = (m: Fixtures.Merchant, invoiceID: string, card = CARD) =>
 
 const dispatcher = WebhookDispatcher.WebhookDispatcher
 
+/** A new merchant's webhook to a receiver of the test's own, once nothing is left to send of earlier tests'. */
+const drainedHook = (path: string, eventTypes: ReadonlyArray<Webhook.InvoicesEventType>) =>
+  Effect.gen(function*() {
+    const d = yield* dispatcher
+    while ((yield* d.fanOut) > 0 || (yield* d.deliverDue) > 0) {
+      // what earlier tests left
+    }
+    const m = yield* Fixtures.merchant()
+    const r = yield* Receiver.make
+    const hook = yield* hookFor(m, r.urlFor(path), { eventTypes })
+    return { d, m, r, hook }
+  })
+
 /** Waits on the real clock (the loops' pauses run on it), whatever clock the test has. */
 const realPause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
@@ -730,13 +743,7 @@ for (const dialect of Dialects.dialects()) {
 
       it.scoped("the claimed subjects' queues are read together, not one statement a subject", () =>
         Effect.gen(function*() {
-          const d = yield* dispatcher
-          while ((yield* d.fanOut) > 0 || (yield* d.deliverDue) > 0) {
-            // what earlier tests left
-          }
-          const m = yield* Fixtures.merchant()
-          const r = yield* Receiver.make
-          const hook = yield* hookFor(m, r.urlFor("/together"), { eventTypes: ["InvoiceCreated"] })
+          const { d, m, hook } = yield* drainedHook("/together", ["InvoiceCreated"])
           yield* Effect.forEach(Array.from({ length: 5 }), () => newInvoice(m), { discard: true })
           yield* d.fanOut
           const texts: Array<string> = []
@@ -870,13 +877,7 @@ for (const dialect of Dialects.dialects()) {
 
       it.scoped("a notification queued while its subject is being sent goes out when the send ends, without the safety sweep", () =>
         Effect.gen(function*() {
-          const d = yield* dispatcher
-          while ((yield* d.fanOut) > 0 || (yield* d.deliverDue) > 0) {
-            // what earlier tests left
-          }
-          const m = yield* Fixtures.merchant()
-          const r = yield* Receiver.make
-          yield* hookFor(m, r.urlFor("/held"), { eventTypes: ["InvoiceCreated", "InvoiceCancelled"] })
+          const { m, r } = yield* drainedHook("/held", ["InvoiceCreated", "InvoiceCancelled"])
           // the first answer comes late: the subject is held while its next event is appended
           yield* r.answer([{ status: 200, delayMs: 400 }])
           yield* anotherDispatcher({ allowPrivateNetworks: true, pollInterval: "1 hour" })
@@ -887,15 +888,35 @@ for (const dialect of Dialects.dialects()) {
           assert.deepStrictEqual(typesOf(got), ["InvoiceCreated:200", "InvoiceCancelled:200"])
         }))
 
+      it.scoped("an operator's redelivery wakes an idle dispatcher: it goes out without the safety sweep", () =>
+        Effect.gen(function*() {
+          const { d, m, r, hook } = yield* drainedHook("/redelivered", ["InvoiceCreated"])
+          yield* newInvoice(m)
+          yield* d.fanOut
+          yield* d.deliverDue
+          const [original] = yield* deliveriesOf(hook.id)
+          assert.strictEqual(original!.status, "delivered")
+          let claims = 0
+          yield* anotherDispatcher({ allowPrivateNetworks: true, pollInterval: "1 hour" }).pipe(
+            Statement.withTransformer((statement) => {
+              if (/UPDATE webhook_subjects SET locked_until = [?$]\d*, lock_owner =/.test(statement.compile()[0])) claims++
+              return Effect.succeed(statement)
+            })
+          )
+          // its first claim found nothing due: it sleeps until told, or for an hour
+          for (let i = 0; i < 1_000 && claims === 0; i++) yield* realPause(10)
+          assert.strictEqual(claims, 1)
+          const copy = yield* Effect.flatMap(WebhookService, (s) => s.redeliver(hook.id, original!.id)).pipe(Effect.orDie)
+          const got = yield* r.waitFor(2, { timeoutMs: 10_000 })
+          assert.deepStrictEqual(typesOf(got), ["InvoiceCreated:200", "InvoiceCreated:200"])
+          assert.strictEqual(got[1]!.text, got[0]!.text)
+          for (let i = 0; i < 1_000 && (yield* deliveriesOf(hook.id)).some((x) => x.status !== "delivered"); i++) yield* realPause(10)
+          assert.deepStrictEqual((yield* deliveriesOf(hook.id)).map((x) => [x.id, x.status]), [[original!.id, "delivered"], [copy.id, "delivered"]])
+        }))
+
       it.scoped("a worker that gives its subject back with nothing queued since does not wake an empty claim (SQLite)", () =>
         Effect.gen(function*() {
-          const d = yield* dispatcher
-          while ((yield* d.fanOut) > 0 || (yield* d.deliverDue) > 0) {
-            // what earlier tests left
-          }
-          const m = yield* Fixtures.merchant()
-          const r = yield* Receiver.make
-          const hook = yield* hookFor(m, r.urlFor("/spread"), { eventTypes: ["InvoiceCreated"] })
+          const { m, r, hook } = yield* drainedHook("/spread", ["InvoiceCreated"])
           const subjects = 8
           // the sends end one by one, each freeing its worker
           yield* r.answer(Array.from({ length: subjects }, (_, i) => ({ status: 200, delayMs: 40 * i })))
@@ -920,14 +941,8 @@ for (const dialect of Dialects.dialects()) {
       it.scoped("a drained subject's row is deleted; what is queued while it drains keeps it, what comes after makes it afresh", () =>
         Effect.gen(function*() {
           const sql = yield* SqlClient.SqlClient
-          const d = yield* dispatcher
-          while ((yield* d.fanOut) > 0 || (yield* d.deliverDue) > 0) {
-            // what earlier tests left
-          }
+          const { hook } = yield* drainedHook("/rows", ["InvoiceCreated"])
           const queue = yield* Layer.build(SqlDeliveryQueue.layer).pipe(Effect.map(Context.get(DeliveryQueue)))
-          const m = yield* Fixtures.merchant()
-          const r = yield* Receiver.make
-          const hook = yield* hookFor(m, r.urlFor("/rows"), { eventTypes: ["InvoiceCreated"] })
           const subject = { webhookID: hook.id, type: "invoice", id: `rows-${randomBytes(6).toString("hex")}` }
           const queueNotification = (n: number) =>
             Effect.flatMap(Clock.currentTimeMillis, (now) =>

@@ -1,7 +1,8 @@
 /**
  * The wallet interface's destinations and withdrawals over HTTP, on SQLite and PostgreSQL: every
  * operation, every 422 message and 400 errorType they answer, the test payout provider's cards,
- * events, lists, grants, and 50 concurrent withdrawals that never overdraw their wallet.
+ * events, lists, grants (a granted withdrawal read by its maker and the wallet's owner), and 50
+ * concurrent withdrawals that never overdraw their wallet.
  */
 import { assert, layer } from "@effect/vitest"
 import { Dialects, Expect, Fixtures, TestServer } from "@kassa/testing"
@@ -253,6 +254,56 @@ for (const dialect of Dialects.dialects()) {
         const bad = yield* send({ wallet: wallet.id, destination: d.id, body: { amount: "ten", currency: "RUB" } })
         assert.strictEqual(bad.status, 400, bad.text)
         assert.deepInclude(bad.json, { errorType: "SchemaViolated", name: "withdrawal" })
+      }))
+
+    it.effect("a withdrawal made with the owner's grants: its maker and the wallet's owner read it, its events and lists; nobody else", () =>
+      Effect.gen(function*() {
+        const owner = yield* Fixtures.merchant()
+        const maker = yield* Fixtures.merchant()
+        const stranger = yield* Fixtures.merchant()
+        const wallet = yield* walletOf(owner.apiKey)
+        yield* funded(wallet.id, 5_000)
+        const d = yield* destinationOf(owner.apiKey)
+        const validUntil = yield* future(3_600_000)
+        const walletGrant = (yield* call("POST", `/wallet/v0/wallets/${wallet.id}/grants`, owner.apiKey, { asset: rub(1_020), validUntil })).json.token
+        const destinationGrant = (yield* call("POST", `/wallet/v0/destinations/${d.id}/grants`, owner.apiKey, { validUntil })).json.token
+        const granted = yield* call("POST", "/wallet/v0/withdrawals", maker.apiKey, {
+          wallet: wallet.id,
+          destination: d.id,
+          body: rub(1000),
+          externalID: "granted-1",
+          walletGrant,
+          destinationGrant
+        })
+        assert.strictEqual(granted.status, 202, granted.text)
+        const x = yield* settled(maker.apiKey, granted.json.id)
+        const owned = yield* call("POST", "/wallet/v0/withdrawals", owner.apiKey, { wallet: wallet.id, destination: d.id, body: rub(500) })
+        assert.strictEqual(owned.status, 202, owned.text)
+        // the reads: the maker's and the owner's alike
+        for (const apiKey of [maker.apiKey, owner.apiKey]) {
+          const read = yield* call("GET", `/wallet/v0/withdrawals/${x.id}`, apiKey)
+          assert.deepStrictEqual([read.status, read.json], [200, x])
+          const events = yield* call("GET", `/wallet/v0/withdrawals/${x.id}/events?limit=10`, apiKey)
+          assert.deepStrictEqual(events.json.map((e: { changes: ReadonlyArray<{ status: string }> }) => e.changes[0]!.status), ["Pending", "Succeeded"])
+          assert.strictEqual((yield* call("GET", `/wallet/v0/withdrawals/${x.id}/events/2`, apiKey)).status, 200)
+        }
+        for (const path of [`/wallet/v0/withdrawals/${x.id}`, `/wallet/v0/withdrawals/${x.id}/events?limit=10`, `/wallet/v0/withdrawals/${x.id}/events/1`]) {
+          assert.strictEqual((yield* call("GET", path, stranger.apiKey)).status, 404, path)
+        }
+        // an externalID is its maker's
+        assert.strictEqual((yield* call("GET", "/wallet/v0/external-ids/withdrawals/granted-1", maker.apiKey)).json.id, x.id)
+        assert.strictEqual((yield* call("GET", "/wallet/v0/external-ids/withdrawals/granted-1", owner.apiKey)).status, 404)
+        // the lists: the owner's has everything out of its wallet, the maker's what it made
+        const ids = (apiKey: string, query = "") =>
+          Effect.map(call("GET", `/wallet/v0/withdrawals?limit=10${query}`, apiKey), (r) => r.json.result.map((w: { id: string }) => w.id))
+        assert.deepStrictEqual(yield* ids(owner.apiKey), [x.id, owned.json.id])
+        assert.deepStrictEqual(yield* ids(owner.apiKey, `&walletID=${wallet.id}&identityID=${wallet.identity}`), [x.id, owned.json.id])
+        assert.deepStrictEqual(yield* ids(owner.apiKey, `&withdrawalID=${x.id}`), [x.id])
+        assert.deepStrictEqual(yield* ids(owner.apiKey, "&amountFrom=1000"), [x.id])
+        assert.deepStrictEqual(yield* ids(maker.apiKey), [x.id])
+        assert.deepStrictEqual(yield* ids(maker.apiKey, `&withdrawalID=${owned.json.id}`), [])
+        assert.deepStrictEqual(yield* ids(stranger.apiKey), [])
+        assert.deepStrictEqual(yield* ids(stranger.apiKey, `&walletID=${wallet.id}`), [])
       }))
 
     it.effect("quotes: 202 with both amounts and a token; a withdrawal with it pays out in the destination's currency; its refusals", () =>

@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { verifyNotification } from "@kassa/adapters/WebhookSignature"
+import type * as Webhook from "@kassa/core/webhook/Webhook"
 import { Dialects, Expect, Fixtures, TestServer, WebhookReceiver } from "@kassa/testing"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -25,6 +26,33 @@ const assertInvalid = (r: TestServer.RawResponse, code = "invalidRequest") => {
   assert.strictEqual(r.json.code, code, r.text)
   assert.isString(r.json.message)
 }
+
+/** A new merchant, its client, and its shop's invoices webhook of `eventTypes` to a receiver of the test's own (at `path`). */
+const hookedMerchant = (eventTypes: ReadonlyArray<Webhook.InvoicesEventType>, path?: string) =>
+  Effect.gen(function*() {
+    const m = yield* Fixtures.merchant()
+    const receiver = yield* WebhookReceiver.make
+    const api = yield* TestServer.client(m.apiKey)
+    const hook = yield* api.Webhooks.createWebhook({
+      payload: { scope: { topic: "InvoicesTopic", shopID: m.shopID, eventTypes }, url: path === undefined ? receiver.url : receiver.urlFor(path) }
+    })
+    return { m, receiver, api, hook }
+  })
+
+/** An invoice of 1,000 RUB due in a day on the merchant's shop, through its client. */
+const teaInvoice = (api: Effect.Effect.Success<ReturnType<typeof TestServer.client>>, m: Fixtures.Merchant, externalID?: string) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    api.Invoices.createInvoice({
+      payload: {
+        shopID: m.shopID,
+        dueDate: new Date(now + 86_400_000),
+        amount: 1000,
+        currency: "RUB",
+        product: "Tea",
+        metadata: {},
+        ...(externalID === undefined ? {} : { externalID })
+      }
+    }))
 
 for (const dialect of Dialects.dialects()) {
   layer(
@@ -201,17 +229,9 @@ for (const dialect of Dialects.dialects()) {
 
     it.scoped("notifications reach the URL signed with the webhook's key; the operator sees deliveries and attempts and can redeliver", () =>
       Effect.gen(function*() {
-        const m = yield* Fixtures.merchant()
-        const receiver = yield* WebhookReceiver.make
-        const api = yield* TestServer.client(m.apiKey)
-        const hook = yield* api.Webhooks.createWebhook({
-          payload: { scope: { topic: "InvoicesTopic", shopID: m.shopID, eventTypes: ["InvoiceCreated", "InvoiceCancelled"] }, url: receiver.urlFor("/kassa") }
-        })
+        const { api, hook, m, receiver } = yield* hookedMerchant(["InvoiceCreated", "InvoiceCancelled"], "/kassa")
         yield* receiver.answer([500])
-        const now = yield* Clock.currentTimeMillis
-        const { invoice } = yield* api.Invoices.createInvoice({
-          payload: { shopID: m.shopID, dueDate: new Date(now + 86_400_000), amount: 1000, currency: "RUB", product: "Tea", metadata: {} }
-        })
+        const { invoice } = yield* teaInvoice(api, m)
         yield* api.Invoices.rescindInvoice({ path: { invoiceID: invoice.id }, payload: { reason: "no longer needed" } })
         // the first attempt fails: the cancellation waits behind the creation
         const [first] = yield* receiver.waitFor(1)
@@ -282,10 +302,7 @@ for (const dialect of Dialects.dialects()) {
         })
         assert.notStrictEqual(theirs.publicKey, invoices.publicKey)
 
-        const now = yield* Clock.currentTimeMillis
-        yield* api.Invoices.createInvoice({
-          payload: { shopID: m.shopID, dueDate: new Date(now + 86_400_000), amount: 1000, currency: "RUB", product: "Tea", metadata: {} }
-        })
+        yield* teaInvoice(api, m)
         yield* api.Customers.createCustomer({ payload: { shopID: m.shopID, contactInfo: { email: "payer@kassa.test" }, metadata: {} } })
         const got = yield* receiver.waitFor(2, { timeoutMs: 20_000 })
         assert.deepStrictEqual(got.map((r) => r.json.topic).sort(), ["CustomersTopic", "InvoicesTopic"])
@@ -316,10 +333,7 @@ for (const dialect of Dialects.dialects()) {
         })
         assert.strictEqual(later.publicKey, rotated.publicKey)
 
-        const now = yield* Clock.currentTimeMillis
-        yield* api.Invoices.createInvoice({
-          payload: { shopID: m.shopID, dueDate: new Date(now + 86_400_000), amount: 1000, currency: "RUB", product: "Tea", metadata: {} }
-        })
+        yield* teaInvoice(api, m)
         const [got] = yield* receiver.waitFor(1, { timeoutMs: 20_000 })
         assert.isTrue(verifyNotification(got!.body, got!.headers["content-signature"], rotated.publicKey))
         assert.isFalse(verifyNotification(got!.body, got!.headers["content-signature"], hook.publicKey))
@@ -336,19 +350,9 @@ for (const dialect of Dialects.dialects()) {
 
     it.scoped("an instant payment's notifications, in order, with the card shown by bin and last digits only", () =>
       Effect.gen(function*() {
-        const m = yield* Fixtures.merchant()
-        const receiver = yield* WebhookReceiver.make
-        const api = yield* TestServer.client(m.apiKey)
-        const hook = yield* api.Webhooks.createWebhook({
-          payload: {
-            scope: { topic: "InvoicesTopic", shopID: m.shopID, eventTypes: ["InvoiceCreated", "InvoicePaid", "PaymentStarted", "PaymentProcessed", "PaymentCaptured"] },
-            url: receiver.url
-          }
-        })
+        const { api, hook, m, receiver } = yield* hookedMerchant(["InvoiceCreated", "InvoicePaid", "PaymentStarted", "PaymentProcessed", "PaymentCaptured"])
         const now = yield* Clock.currentTimeMillis
-        const { invoice } = yield* api.Invoices.createInvoice({
-          payload: { shopID: m.shopID, dueDate: new Date(now + 86_400_000), amount: 1000, currency: "RUB", product: "Tea", metadata: {}, externalID: `ext-${now}` }
-        })
+        const { invoice } = yield* teaInvoice(api, m, `ext-${now}`)
         const resource = yield* api.Tokens.createPaymentResource({
           payload: {
             paymentTool: { paymentToolType: "CardData", cardNumber: "4242424242424242", expDate: "12/40", cvv: "123" },
@@ -378,6 +382,28 @@ for (const dialect of Dialects.dialects()) {
           cardNumberMask: "424242******4242",
           paymentSystem: "visa"
         })
+      }))
+  })
+
+  // The safety sweep an hour away: what goes out, goes out because something told the dispatcher.
+  layer(
+    TestServer.layer(dialect, { webhooks: { allowPrivateNetworks: true, pollInterval: "1 hour", timeout: "2 seconds" } }),
+    { timeout: "60 seconds", excludeTestServices: true }
+  )(`Webhooks, no sweep [${dialect}]`, (it) => {
+    it.scoped("the operator's redelivery goes out at once to an idle dispatcher", () =>
+      Effect.gen(function*() {
+        const { api, hook, m, receiver } = yield* hookedMerchant(["InvoiceCreated"], "/again")
+        yield* teaInvoice(api, m)
+        const operator = yield* TestServer.client(yield* Fixtures.operatorToken)
+        const deliveries = operator.AdminWebhooks.listWebhookDeliveries({ path: { webhookID: hook.id }, urlParams: {} })
+        const [delivered] = yield* Expect.poll(deliveries, (ds) => ds.length === 1 && ds[0]!.status === "delivered", "the first delivery")
+        const copy = yield* operator.AdminWebhooks.redeliverWebhookDelivery({ path: { webhookID: hook.id, deliveryID: delivered!.id } })
+        // well within the sweep's hour (and the 30 s of a server's default)
+        const got = yield* receiver.waitFor(2, { timeoutMs: 10_000 })
+        assert.deepStrictEqual(got.map((r) => [r.json.eventType, r.answeredStatus]), [["InvoiceCreated", 200], ["InvoiceCreated", 200]])
+        assert.strictEqual(got[1]!.text, got[0]!.text)
+        const after = yield* Expect.poll(deliveries, (ds) => ds.every((d) => d.status === "delivered"), "the redelivery's record")
+        assert.deepStrictEqual(after.map((d) => [d.id, d.redeliveryOf]), [[copy.id, delivered!.id], [delivered!.id, undefined]])
       }))
   })
 

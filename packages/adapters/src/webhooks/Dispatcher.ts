@@ -10,11 +10,12 @@
  *
  * The loops do not poll. The fan-out sleeps until events are appended (the `events` signal: from
  * this process once its transaction commits, from the others' through PostgreSQL's
- * `LISTEN/NOTIFY`); the delivery loop until the fan-out queued deliveries, a worker became free
- * (off PostgreSQL, only when there may be work for it) or the earliest retry it scheduled is due.
- * A slow safety sweep (`pollInterval`) picks up what no signal tells of: leases that ended,
- * retries scheduled by a process that has gone. So with no
- * webhook at all, or none due, an idle dispatcher issues no statements. (Over memory storage,
+ * `LISTEN/NOTIFY`); the delivery loop until deliveries were queued (by the fan-out, or by an
+ * operator's redelivery in this process: the `deliveries` signal), a worker became free (off
+ * PostgreSQL, only when there may be work for it) or the earliest retry it scheduled is due. A
+ * slow safety sweep (`pollInterval`) picks up what no signal tells of: leases that ended, retries
+ * scheduled by a process that has gone. So with no webhook at all, or none due, an idle
+ * dispatcher issues no statements. (Over memory storage,
  * which sends no signals, the loops poll every 50 ms.)
  *
  * Passes read "now" from Effect's `Clock`, so `TestClock` drives the schedule; the pauses between
@@ -258,6 +259,11 @@ const make = (options: WebhookOptions) =>
         yield* driver.value.signals.listen("events", () => {
           queuedSince++
           Queue.unsafeOffer(appended, undefined)
+        })
+        // queued behind the fan-out's back (an operator's redelivery): straight to the delivery loop
+        yield* driver.value.signals.listen("deliveries", () => {
+          queuedSince++
+          Queue.unsafeOffer(wake, undefined)
         })
       }
       yield* fanOut.pipe(

@@ -168,6 +168,41 @@ for (const backend of backends()) {
         assert.deepStrictEqual(yield* claim("b", subject, now + 10 * LEASE), [])
       }))
 
+    it.effect("a subject given back with nothing left is forgotten, however its queue ended: queued again, it starts afresh", () =>
+      Effect.gen(function*() {
+        const queue = yield* DeliveryQueue
+        const { subject, now } = yield* aSubject
+        /** Queues one notification and claims the subject: the lease's version tells whether it was kept. */
+        const queueAndClaim = (eventID: number, at: number) =>
+          Effect.zipRight(
+            queue.enqueue([notification(subject, eventID)], at),
+            Effect.map(claim("a", subject, at), (claimed) => claimed[0]!)
+          )
+        const fresh = yield* queueAndClaim(1, now)
+        // drained by its delivery
+        yield* queue.record(fresh.lease, attempt(fresh, 0, now + 1, 200), { _tag: "Delivered", drained: true })
+        const afterDrain = yield* queueAndClaim(2, now + 10)
+        assert.strictEqual(afterDrain.lease.version, fresh.lease.version)
+        // given back idle
+        yield* queue.release(afterDrain.lease, true)
+        const afterRelease = yield* queueAndClaim(3, now + 20)
+        assert.strictEqual(afterRelease.lease.version, fresh.lease.version)
+        // its last attempt failed
+        yield* queue.record(afterRelease.lease, attempt(afterRelease, 0, now + 21, 500), { _tag: "GiveUp" })
+        const afterGiveUp = yield* queueAndClaim(4, now + 30)
+        assert.strictEqual(afterGiveUp.lease.version, fresh.lease.version)
+        // discarded
+        yield* queue.discard(afterGiveUp.lease)
+        const afterDiscard = yield* queueAndClaim(5, now + 40)
+        assert.strictEqual(afterDiscard.lease.version, fresh.lease.version)
+        assert.deepStrictEqual(afterDiscard.pending.map((p) => JSON.parse(p.body).eventID), [5])
+        // a retry keeps it, and what it holds
+        yield* queue.record(afterDiscard.lease, attempt(afterDiscard, 0, now + 41, 500), { _tag: "Retry", at: now + 1_000 })
+        const retried = yield* queueAndClaim(6, now + 1_000)
+        assert.isAbove(retried.lease.version, fresh.lease.version)
+        assert.deepStrictEqual(retried.pending.map((p) => JSON.parse(p.body).eventID), [5, 6])
+      }))
+
     it.effect("postpone moves a waiting subject; discard drops its queue; deleting the webhook discards it too", () =>
       Effect.gen(function*() {
         const queue = yield* DeliveryQueue

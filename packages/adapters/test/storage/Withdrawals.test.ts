@@ -160,5 +160,31 @@ for (const backend of backends()) {
           [full.id]
         )
       }))
+
+    it.effect("WithdrawalRepository: a withdrawal out of another party's wallet is listed to its maker and to the wallet's owner, to nobody else", () =>
+      Effect.gen(function*() {
+        const repo = yield* WithdrawalRepository
+        const owner = fresh("owner")
+        const grantee = fresh("grantee")
+        const stranger = fresh("stranger")
+        const own = withdrawal(owner, { walletID: "w-owner" })
+        const granted = withdrawal(grantee, { walletPartyID: owner, walletID: "w-owner", createdAt: at(1) })
+        const granteesOwn = withdrawal(grantee, { walletID: "w-grantee", createdAt: at(2) })
+        const strangers = withdrawal(stranger, { walletID: "w-stranger", createdAt: at(3) })
+        for (const w of [own, granted, granteesOwn, strangers]) yield* repo.insert(w)
+        const ids = (filter: WithdrawalFilter, limit = 10) => Effect.map(repo.list(filter, { limit }), (rows) => rows.map((w) => w.id))
+        assert.deepStrictEqual(yield* ids({ partyID: owner }), [own.id, granted.id])
+        assert.deepStrictEqual(yield* ids({ partyID: grantee }), [granted.id, granteesOwn.id])
+        assert.deepStrictEqual(yield* ids({ partyID: stranger }), [strangers.id])
+        // with the other filters, and in pages
+        assert.deepStrictEqual(yield* ids({ partyID: owner, walletID: "w-owner", createdAtFrom: at(1) }), [granted.id])
+        assert.deepStrictEqual(yield* ids({ partyID: grantee, walletID: "w-owner" }), [granted.id])
+        assert.deepStrictEqual(yield* ids({ partyID: stranger, withdrawalID: granted.id }), [])
+        assert.deepStrictEqual(yield* ids({ partyID: owner }, 0), [own.id])
+        assert.deepStrictEqual(
+          yield* Effect.map(repo.list({ partyID: owner }, { limit: 10, after: own }), (rows) => rows.map((w) => w.id)),
+          [granted.id]
+        )
+      }))
   })
 }

@@ -1,7 +1,7 @@
 /**
  * @internal
  * The reads the wallet side's facades answer alike: one of the party's objects by id (another
- * party's reads as not found), by the `externalID` its creation took, and a page of the party's,
+ * party's reads as not found, unless `visibleTo` lets the party see it), by the `externalID` its creation took, and a page of the party's,
  * empty when the query names another party.
  */
 import * as Effect from "effect/Effect"
@@ -28,9 +28,13 @@ export const make = <R extends Page.Cursor & { readonly partyID: string }, F ext
   readonly findById: (id: string) => Effect.Effect<Option.Option<R>>
   readonly list: (filter: F, page: Page.PageRequest) => Effect.Effect<ReadonlyArray<R>>
   readonly show: (record: R) => A
+  /** Whether the party may read the record (default: its own only); `list` must answer alike. */
+  readonly visibleTo?: ((record: R, partyID: string) => boolean) | undefined
 }) => {
+  const visibleTo = of.visibleTo ?? ((r: R, partyID: string) => r.partyID === partyID)
+
   const get = Traced.fn(`${of.service}.get`)(function*(partyID: string, id: string) {
-    const found = Option.filter(yield* of.findById(id), (r) => r.partyID === partyID)
+    const found = Option.filter(yield* of.findById(id), (r) => visibleTo(r, partyID))
     if (Option.isNone(found)) return yield* NotFound.of(of.what, id)
     return found.value
   })

@@ -1,7 +1,8 @@
 /**
  * `DeliveryQueue` in memory: each subject's queue in the order notifications were appended, the
- * subject's due time, lease and version, as `SqlDeliveryQueue` keeps them. Times are the
- * callers' (`now`, `at`), read from Effect's `Clock`.
+ * subject's due time, lease and version, as `SqlDeliveryQueue` keeps them, and like it forgets a
+ * subject given back with nothing left. Times are the callers' (`now`, `at`), read from Effect's
+ * `Clock`.
  *
  * @since 0.1.0
  */
@@ -55,18 +56,17 @@ export const layerMemory: Layer.Layer<DeliveryQueue, never, MemoryStore> = Layer
     const claimedOf = (lease: Lease) =>
       Effect.map(headsOf(lease.subject), (pending): Claimed => ({ lease, pending, complete: pending.length < HEADS_PER_READ }))
 
-    /** Gives the subject back if `worker` holds it; idles it too unless it grew since `version`. */
+    /**
+     * Gives the subject back if `worker` holds it. With `idle`, the subject is forgotten unless it
+     * grew since `version` (as on SQL, so a long-running memory Kassa keeps no drained subjects):
+     * an enqueue makes it afresh.
+     */
     const giveBack = (l: Lease, idle: boolean, update?: (s: StoredSubject) => Partial<StoredSubject>) =>
       Effect.flatMap(t.subjects.get(subjectKey(l.subject)), (found) => {
         if (Option.isNone(found) || found.value.lockOwner !== l.worker) return Effect.void
         const s = found.value
-        return t.subjects.set(subjectKey(l.subject), {
-          ...s,
-          lockedUntil: undefined,
-          lockOwner: undefined,
-          nextAttemptAt: idle && s.version === l.version ? undefined : s.nextAttemptAt,
-          ...update?.(s)
-        })
+        if (idle && s.version === l.version) return t.subjects.delete(subjectKey(l.subject))
+        return t.subjects.set(subjectKey(l.subject), { ...s, lockedUntil: undefined, lockOwner: undefined, ...update?.(s) })
       })
 
     const discardQueue = (s: Subject) =>

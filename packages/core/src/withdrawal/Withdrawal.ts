@@ -94,6 +94,7 @@ export const withStatusEvent = (w: WithdrawalRecord, at: Date): WithdrawalRecord
 
 /** What `listWithdrawals` filters by. @since 0.1.0 @category models */
 export interface WithdrawalFilter {
+  /** Whose withdrawals (`visibleTo`): those it made and those from its wallets. */
   readonly partyID: string
   readonly walletID?: string | undefined
   readonly identityID?: string | undefined
@@ -107,9 +108,18 @@ export interface WithdrawalFilter {
   readonly currencyID?: string | undefined
 }
 
+/**
+ * Whether the party may read the withdrawal: it made it, or it owns the wallet it came out of (a
+ * withdrawal made with a wallet grant; the owner's webhooks tell of it, and the reference lists
+ * withdrawals by their wallet's party).
+ *
+ * @since 0.1.0
+ */
+export const visibleTo = (w: WithdrawalRecord, partyID: string): boolean => w.partyID === partyID || w.walletPartyID === partyID
+
 /** Whether a withdrawal passes `filter` (the memory adapter's and the tests' reading). @since 0.1.0 */
 export const matches = (w: WithdrawalRecord, filter: WithdrawalFilter): boolean =>
-  w.partyID === filter.partyID &&
+  visibleTo(w, filter.partyID) &&
   (filter.walletID === undefined || w.walletID === filter.walletID) &&
   (filter.identityID === undefined || w.identityID === filter.identityID) &&
   (filter.withdrawalID === undefined || w.id === filter.withdrawalID) &&

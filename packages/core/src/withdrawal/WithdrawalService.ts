@@ -1,6 +1,6 @@
 /**
  * The withdrawal's facade for handlers and embedders: create one (`CreateWithdrawal`), read
- * them, list them by every filter, and read their events (`WithdrawalStatusChanged`, numbered
+ * them (the party that made one, and the owner of its wallet), list them by every filter, and read their events (`WithdrawalStatusChanged`, numbered
  * from 1; a poll answers those after `eventCursor`, at most `limit`).
  *
  * @since 0.1.0
@@ -14,7 +14,7 @@ import type * as Page from "../Page.js"
 import { WalletService } from "../wallet/WalletService.js"
 import * as CreateQuote from "./CreateQuote.js"
 import * as CreateWithdrawal from "./CreateWithdrawal.js"
-import { toWithdrawal, toWithdrawalEvent, type WithdrawalFilter } from "./Withdrawal.js"
+import { toWithdrawal, toWithdrawalEvent, visibleTo, type WithdrawalFilter } from "./Withdrawal.js"
 import * as WithdrawalContext from "./WithdrawalContext.js"
 
 /** @since 0.1.0 */
@@ -41,7 +41,8 @@ export const make = Effect.gen(function*() {
     externalIDs,
     findById: withdrawals.findById,
     list: withdrawals.list,
-    show: toWithdrawal
+    show: toWithdrawal,
+    visibleTo
   })
 
   const events = Traced.fn("WithdrawalService.events")(function*(

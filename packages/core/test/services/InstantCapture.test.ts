@@ -57,9 +57,7 @@ const capturedOnce = {
 describe("an instant payment's authorisation and capture", () => {
   it.effect("commit together: one write of the payment after its creation, one event, the ledger held and committed", () =>
     Effect.gen(function*() {
-      const m = yield* Arrange.merchant
-      const inv = yield* Arrange.invoice(m, 4_000)
-      const started = yield* Arrange.startPayment(m, inv.id)
+      const { m, inv, started } = yield* Arrange.startedPayment(4_000)
       yield* MemoryKassa.settle
       assert.deepStrictEqual(yield* outcome(m, inv.id, started.id), capturedOnce)
       assert.deepStrictEqual(yield* methods, ["authorize", "capture"])
@@ -71,9 +69,7 @@ describe("an instant payment's authorisation and capture", () => {
 
   it.effect("a hold payment still records its authorisation alone and waits", () =>
     Effect.gen(function*() {
-      const m = yield* Arrange.merchant
-      const inv = yield* Arrange.invoice(m, 4_000)
-      const started = yield* Arrange.startPayment(m, inv.id, { flow: { type: "PaymentFlowHold" } })
+      const { m, inv, started } = yield* Arrange.startedPayment(4_000, { params: { flow: { type: "PaymentFlowHold" } } })
       yield* MemoryKassa.settle
       const o = yield* outcome(m, inv.id, started.id)
       assert.deepStrictEqual([o.payment, o.version, o.invoice, o.balance], ["processed", 2, "unpaid", 0])
@@ -82,11 +78,11 @@ describe("an instant payment's authorisation and capture", () => {
 
   it.effect("a crash after the acquirer captured, before the commit, past the deadline: captured once, not failed", () =>
     Effect.gen(function*() {
-      const m = yield* Arrange.merchant
       // the acquirer captures, but its answer never comes back (the process died)
-      yield* (yield* ScriptedAcquirer).script.capture(Scripted.lost(Scripted.done))
-      const inv = yield* Arrange.invoice(m, 4_000)
-      const started = yield* Arrange.startPayment(m, inv.id, { processingDeadline: "2s" })
+      const { m, inv, started } = yield* Arrange.startedPayment(4_000, {
+        script: { capture: [Scripted.lost(Scripted.done)] },
+        params: { processingDeadline: "2s" }
+      })
       yield* MemoryKassa.settle
       const interrupted = yield* outcome(m, inv.id, started.id)
       assert.deepStrictEqual([interrupted.payment, interrupted.version, interrupted.balance], ["pending", 1, 0])
@@ -101,10 +97,7 @@ describe("an instant payment's authorisation and capture", () => {
 
   it.effect("a crash after the acquirer captured, before the deadline: the retry's repeated calls answer the same, captured once", () =>
     Effect.gen(function*() {
-      const m = yield* Arrange.merchant
-      yield* (yield* ScriptedAcquirer).script.capture(Scripted.lost(Scripted.done))
-      const inv = yield* Arrange.invoice(m, 4_000)
-      const started = yield* Arrange.startPayment(m, inv.id)
+      const { m, inv, started } = yield* Arrange.startedPayment(4_000, { script: { capture: [Scripted.lost(Scripted.done)] } })
       yield* MemoryKassa.settle
       assert.strictEqual((yield* outcome(m, inv.id, started.id)).payment, "pending")
       yield* MemoryKassa.elapse(RECOVERY)
@@ -115,10 +108,10 @@ describe("an instant payment's authorisation and capture", () => {
 
   it.effect("a crash after the acquirer authorised, past the deadline: the authorisation is recorded and the payment captured", () =>
     Effect.gen(function*() {
-      const m = yield* Arrange.merchant
-      yield* (yield* ScriptedAcquirer).script.authorize(Scripted.lost(Scripted.authorized))
-      const inv = yield* Arrange.invoice(m, 4_000)
-      const started = yield* Arrange.startPayment(m, inv.id, { processingDeadline: "2s" })
+      const { m, inv, started } = yield* Arrange.startedPayment(4_000, {
+        script: { authorize: [Scripted.lost(Scripted.authorized)] },
+        params: { processingDeadline: "2s" }
+      })
       yield* MemoryKassa.settle
       assert.strictEqual((yield* outcome(m, inv.id, started.id)).payment, "pending")
       yield* MemoryKassa.elapse(2_000)
@@ -131,11 +124,11 @@ describe("an instant payment's authorisation and capture", () => {
 
   it.effect("past the deadline with nothing done by the acquirer, the payment still fails", () =>
     Effect.gen(function*() {
-      const m = yield* Arrange.merchant
       // the call dies before the acquirer took it
-      yield* (yield* ScriptedAcquirer).script.authorize(Scripted.fail())
-      const inv = yield* Arrange.invoice(m, 4_000)
-      const started = yield* Arrange.startPayment(m, inv.id, { processingDeadline: "2s" })
+      const { m, inv, started } = yield* Arrange.startedPayment(4_000, {
+        script: { authorize: [Scripted.fail()] },
+        params: { processingDeadline: "2s" }
+      })
       yield* MemoryKassa.settle
       yield* MemoryKassa.elapse(2_000)
       const failed = yield* (yield* PaymentService).get(m.partyID, inv.id, started.id)
@@ -149,13 +142,10 @@ describe("an instant payment's authorisation and capture", () => {
 
   it.effect("a declined capture records the authorisation alone; the timer's retry captures", () =>
     Effect.gen(function*() {
-      const m = yield* Arrange.merchant
-      yield* (yield* ScriptedAcquirer).script.capture(
-        Scripted.answer(Scripted.declined("temporarily_unavailable")),
-        Scripted.answer(Scripted.done)
-      )
-      const inv = yield* Arrange.invoice(m, 4_000)
-      const started = yield* Arrange.startPayment(m, inv.id, { processingDeadline: "2s" })
+      const { m, inv, started } = yield* Arrange.startedPayment(4_000, {
+        script: { capture: [Scripted.answer(Scripted.declined("temporarily_unavailable")), Scripted.answer(Scripted.done)] },
+        params: { processingDeadline: "2s" }
+      })
       yield* MemoryKassa.settle
       const held = yield* outcome(m, inv.id, started.id)
       assert.deepStrictEqual([held.payment, held.version, held.balance], ["processed", 2, 0])

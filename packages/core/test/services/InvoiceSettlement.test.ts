@@ -16,10 +16,9 @@ const { ScriptedAcquirer } = Scripted
 describe("invoice settlement by its payments", () => {
   it.effect("an invoice with a payment in flight cannot be rescinded; once the payment failed it can", () =>
     Effect.gen(function*() {
-      const m = yield* Arrange.merchant
-      yield* (yield* ScriptedAcquirer).script.authorize(Scripted.answer(Scripted.challenge))
-      const inv = yield* Arrange.invoice(m, 1_000)
-      const started = yield* Arrange.startPayment(m, inv.id)
+      const { m, inv, started } = yield* Arrange.startedPayment(1_000, {
+        script: { authorize: [Scripted.answer(Scripted.challenge)] }
+      })
       yield* MemoryKassa.settle
       const invoices = yield* InvoiceService
       assert.strictEqual(yield* businessCode(invoices.rescind(m.partyID, inv.id, "changed my mind")), "invoicePaymentPending")

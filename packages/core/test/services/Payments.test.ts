@@ -42,10 +42,9 @@ describe("PaymentService: authorisation and capture", () => {
 
   it.effect("a declined payment fails with the acquirer's error; the invoice stays unpaid and takes another payment", () =>
     Effect.gen(function*() {
-      const m = yield* Arrange.merchant
-      yield* (yield* ScriptedAcquirer).script.authorize(Scripted.answer(Scripted.declined("authorization_failed", "insufficient_funds")))
-      const inv = yield* Arrange.invoice(m, 5_000)
-      const first = yield* Arrange.startPayment(m, inv.id)
+      const { m, inv, started: first } = yield* Arrange.startedPayment(5_000, {
+        script: { authorize: [Scripted.answer(Scripted.declined("authorization_failed", "insufficient_funds"))] }
+      })
       yield* MemoryKassa.settle
       const payments = yield* PaymentService
       const failed = yield* payments.get(m.partyID, inv.id, first.id)
@@ -62,10 +61,7 @@ describe("PaymentService: authorisation and capture", () => {
 
   it.effect("a second payment is refused while the first is in flight", () =>
     Effect.gen(function*() {
-      const m = yield* Arrange.merchant
-      yield* (yield* ScriptedAcquirer).script.authorize(Scripted.answer(Scripted.challenge))
-      const inv = yield* Arrange.invoice(m, 5_000)
-      yield* Arrange.startPayment(m, inv.id)
+      const { m, inv } = yield* Arrange.startedPayment(5_000, { script: { authorize: [Scripted.answer(Scripted.challenge)] } })
       yield* MemoryKassa.settle
       assert.strictEqual(yield* businessCode(Arrange.startPayment(m, inv.id)), "invoicePaymentPending")
     }).pipe(Effect.provide(MemoryKassa.layer)))
@@ -73,10 +69,9 @@ describe("PaymentService: authorisation and capture", () => {
 
 describe("PaymentService: 3-D Secure", () => {
   const challenged = Effect.gen(function*() {
-    const m = yield* Arrange.merchant
-    yield* (yield* ScriptedAcquirer).script.authorize(Scripted.answer(Scripted.challenge))
-    const inv = yield* Arrange.invoice(m, 7_000)
-    const started = yield* Arrange.startPayment(m, inv.id)
+    const { m, inv, started } = yield* Arrange.startedPayment(7_000, {
+      script: { authorize: [Scripted.answer(Scripted.challenge)] }
+    })
     yield* MemoryKassa.settle
     const p = yield* (yield* PaymentService).get(m.partyID, inv.id, started.id)
     return { m, inv, p }

@@ -135,9 +135,7 @@ describe("RefundService: refunds against the remainder", () => {
 
   it.effect("a payment that is not captured cannot be refunded", () =>
     Effect.gen(function*() {
-      const m = yield* Arrange.merchant
-      const inv = yield* Arrange.invoice(m, 2_000)
-      const p = yield* Arrange.startPayment(m, inv.id, { flow: { type: "PaymentFlowHold" } })
+      const { m, inv, started: p } = yield* Arrange.startedPayment(2_000, { params: { flow: { type: "PaymentFlowHold" } } })
       yield* MemoryKassa.settle
       assert.strictEqual(
         yield* businessCode((yield* RefundService).create(m.partyID, inv.id, p.id, { amount: 100 })),

@@ -19,10 +19,9 @@ const methods = Effect.map(Effect.flatMap(ScriptedAcquirer, (a) => a.calls), (ca
 describe("retries by the recovery timers", () => {
   it.effect("an authorisation that fails twice is retried by the timer and the payment captured", () =>
     Effect.gen(function*() {
-      const m = yield* Arrange.merchant
-      yield* (yield* ScriptedAcquirer).script.authorize(Scripted.fail(), Scripted.fail(), Scripted.answer(Scripted.authorized))
-      const inv = yield* Arrange.invoice(m, 4_000)
-      const started = yield* Arrange.startPayment(m, inv.id)
+      const { m, inv, started } = yield* Arrange.startedPayment(4_000, {
+        script: { authorize: [Scripted.fail(), Scripted.fail(), Scripted.answer(Scripted.authorized)] }
+      })
       yield* MemoryKassa.settle
       const payments = yield* PaymentService
       assert.strictEqual((yield* payments.get(m.partyID, inv.id, started.id)).status, "pending")
@@ -42,10 +41,9 @@ describe("retries by the recovery timers", () => {
 
   it.effect("an authorisation that fails, then is declined, fails the payment for good", () =>
     Effect.gen(function*() {
-      const m = yield* Arrange.merchant
-      yield* (yield* ScriptedAcquirer).script.authorize(Scripted.fail(), Scripted.answer(Scripted.declined()))
-      const inv = yield* Arrange.invoice(m, 4_000)
-      const started = yield* Arrange.startPayment(m, inv.id)
+      const { m, inv, started } = yield* Arrange.startedPayment(4_000, {
+        script: { authorize: [Scripted.fail(), Scripted.answer(Scripted.declined())] }
+      })
       yield* MemoryKassa.elapse(RECOVERY)
       const failed = yield* (yield* PaymentService).get(m.partyID, inv.id, started.id)
       assert.strictEqual(failed.status, "failed")
@@ -56,14 +54,15 @@ describe("retries by the recovery timers", () => {
 
   it.effect("a capture the acquirer declines is retried, never turned into a failed payment", () =>
     Effect.gen(function*() {
-      const m = yield* Arrange.merchant
-      yield* (yield* ScriptedAcquirer).script.capture(
-        Scripted.answer(Scripted.declined("temporarily_unavailable")),
-        Scripted.fail(),
-        Scripted.answer(Scripted.done)
-      )
-      const inv = yield* Arrange.invoice(m, 4_000)
-      const started = yield* Arrange.startPayment(m, inv.id)
+      const { m, inv, started } = yield* Arrange.startedPayment(4_000, {
+        script: {
+          capture: [
+            Scripted.answer(Scripted.declined("temporarily_unavailable")),
+            Scripted.fail(),
+            Scripted.answer(Scripted.done)
+          ]
+        }
+      })
       yield* MemoryKassa.settle
       const payments = yield* PaymentService
       assert.strictEqual((yield* payments.get(m.partyID, inv.id, started.id)).status, "processed")

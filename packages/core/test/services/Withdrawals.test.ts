@@ -318,7 +318,10 @@ describe("WithdrawalService", () => {
       const x = yield* s.create(other.partyID, { wallet: w.id, destination: d.id, body: rub(1000), walletGrant, destinationGrant })
       yield* MemoryKassa.settle
       assert.strictEqual((yield* s.get(other.partyID, x.id)).status, "Succeeded")
-      assert.strictEqual((yield* Effect.flip(s.get(m.partyID, x.id)))._tag, "NotFound")
+      // the wallet's owner reads it too; nobody else
+      assert.deepStrictEqual(yield* s.get(m.partyID, x.id), yield* s.get(other.partyID, x.id))
+      const stranger = yield* Arrange.merchantNamed("stranger")
+      assert.strictEqual((yield* Effect.flip(s.get(stranger.partyID, x.id)))._tag, "NotFound")
       // 1020 + 1020 is the grant's whole asset; a third is more than it leaves
       yield* s.create(other.partyID, { wallet: w.id, destination: d.id, body: rub(1000), walletGrant, destinationGrant })
       assert.strictEqual(

@@ -1,11 +1,12 @@
 /**
  * What the service tests start from, made through the services themselves: a merchant, an
- * invoice, a card's payment resource, a payment. Inputs are given in the wire's shape and
+ * invoice, a card's payment resource, a payment (the acquirer scripted for it first). Inputs are given in the wire's shape and
  * decoded by the interface's schemas, defaults and all.
  */
 import { InvoiceService } from "@kassa/core/invoice/InvoiceService"
 import { InvoiceParams } from "@kassa/core/invoice/Invoice"
 import { ChargebackService } from "@kassa/core/chargeback/ChargebackService"
+import * as Scripted from "@kassa/core/memory/ScriptedAcquirer"
 import { Onboarding } from "@kassa/core/onboarding/Onboarding"
 import { PaymentParams } from "@kassa/core/payment/Payment"
 import { PaymentResourceParams } from "@kassa/core/payment/PaymentTool"
@@ -84,6 +85,31 @@ export const startPayment = (m: Merchant, invoiceID: string, params: PaymentInpu
       invoiceID,
       decodePayment({ flow: { type: "PaymentFlowInstant" }, ...params, payer })
     )
+  })
+
+type StepsOf<F> = F extends (...steps: ReadonlyArray<infer S>) => unknown ? ReadonlyArray<S> : never
+
+/** Steps for the scripted acquirer's methods, as `ScriptedAcquirer.script` takes them. */
+export type Script = {
+  readonly [M in Scripted.Method]?: StepsOf<Scripted.ScriptedAcquirer["Type"]["script"][M]>
+}
+
+/**
+ * A new merchant's invoice of `amount` with a payment started on it (`params` as `startPayment`
+ * takes them), the acquirer scripted first (`script`). What runs in the background is left to the
+ * test (`settle`, `elapse`).
+ */
+export const startedPayment = (amount: number, options: { readonly script?: Script; readonly params?: PaymentInput } = {}) =>
+  Effect.gen(function*() {
+    const m = yield* merchant
+    const acquirer = yield* Scripted.ScriptedAcquirer
+    for (const [method, steps] of Object.entries(options.script ?? {})) {
+      // each method's steps were typed by `Script`; the loop sees their union
+      yield* (acquirer.script[method as Scripted.Method] as (...steps: ReadonlyArray<unknown>) => Effect.Effect<void>)(...steps)
+    }
+    const inv = yield* invoice(m, amount)
+    const started = yield* startPayment(m, inv.id, options.params)
+    return { m, inv, started }
   })
 
 /** An invoice of `amount` paid by card, its payment captured. */

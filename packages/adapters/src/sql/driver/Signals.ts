@@ -1,7 +1,7 @@
 /**
  * Wake-ups for the background loops, so that an idle Kassa issues no statements: a write tells
- * the loops that wait for it (the timer scheduler, the webhook dispatcher) instead of their
- * polling. A signal raised inside a transaction is held until the outermost transaction commits
+ * the loops that wait for it (the timer scheduler, the webhook dispatcher's fan-out and delivery)
+ * instead of their polling. A signal raised inside a transaction is held until the outermost transaction commits
  * (and dropped if it rolls back), so a loop it wakes sees what was written. Within the process the
  * listeners are called directly; on PostgreSQL the `events` channel also goes to the other
  * processes on the database through `LISTEN/NOTIFY` (one `NOTIFY` in flight at a time, the
@@ -31,11 +31,13 @@ import { withWork } from "./Statements.js"
  * `timers`: a timer was set (its due time as hint), in this process only: a process fires the
  * timers it sets, the others' sweeps take over when it is gone. `events`: events were appended
  * to the outbox, in every process on the database. `appended`: this process appended events (the
- * search rollups' deltas come with them), in this process only.
+ * search rollups' deltas come with them), in this process only. `deliveries`: notifications were
+ * queued other than by the fan-out (an operator's redelivery; their due time as hint), in this
+ * process only, like `timers`: its dispatcher sends them.
  *
  * @since 0.1.0 @category models
  */
-export type Channel = "timers" | "events" | "appended"
+export type Channel = "timers" | "events" | "appended" | "deliveries"
 
 /** @since 0.1.0 @category models */
 export type Listener = (hint: number | undefined) => void

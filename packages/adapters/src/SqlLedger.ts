@@ -21,7 +21,16 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { rowLock } from "./internal/locks.js"
 import { BoolColumn, IntColumn, JsonColumn, opt, reader, toJson } from "./internal/rows.js"
-import { changing, inserting, lockingRows, touchingOnly, transactionMemo, withHeldWrites, writeAll } from "./sql/driver/writes.js"
+import {
+  changing,
+  inserting,
+  lockingRows,
+  touchingOnly,
+  transactionMemo,
+  withHeldWrites,
+  type Write,
+  writeAll
+} from "./sql/driver/writes.js"
 import * as Repository from "./internal/repository.js"
 
 /** A `ledger_accounts` row, as the ledger's reads name its columns. */
@@ -111,14 +120,31 @@ type HeldPlan = { readonly state: PlanState; readonly batches: ReadonlyArray<Bat
 interface Kept {
   readonly plans: Map<string, HeldPlan>
   readonly accounts: Map<number, Model.AccountState>
+  /**
+   * The account moves of the transaction's held write of `ledger_accounts` while it is not sent
+   * yet: a later hold, commit or rollback adds to them, and the rows move once (a capture's hold
+   * and commit in one statement; one row cannot be updated twice in one statement).
+   */
+  moves: Moves | undefined
 }
+
+/** Additions to accounts' columns (own, min_diff, max_diff) by account id. */
+type Moves = Map<number, readonly [own: number, minDiff: number, maxDiff: number]>
 
 const kept: Effect.Effect<Kept | undefined> = Effect.map(transactionMemo, (memo) => {
   if (memo === undefined) return undefined
   let found = memo.get("ledger") as Kept | undefined
-  if (found === undefined) memo.set("ledger", found = { plans: new Map(), accounts: new Map() })
+  if (found === undefined) memo.set("ledger", found = { plans: new Map(), accounts: new Map(), moves: undefined })
   return found
 })
+
+/** Adds `deltas` to `moves`. */
+const addMoves = (moves: Moves, deltas: ReadonlyArray<readonly [id: number, own: number, minDiff: number, maxDiff: number]>) => {
+  for (const [id, own, min, max] of deltas) {
+    const [o, mi, ma] = moves.get(id) ?? [0, 0, 0]
+    moves.set(id, [o + own, mi + min, ma + max])
+  }
+}
 
 /** Keeps what a decision of the model left of the plan and its accounts. */
 const keep = (into: Kept | undefined, planID: string, state: Model.LedgerState) => {
@@ -176,18 +202,36 @@ export const repository = Repository.make(
           LEFT JOIN ledger_batches b ON b.plan_id = p.id
           WHERE p.id = ${planID} ORDER BY b.batch_id ${lock ? forUpdateOfPlan : sql.literal("")}`).pipe(Effect.map(planFrom))
 
-    /** Adds to the accounts' columns, one statement for all of them (none when nothing moves). */
-    const addToAccounts = (deltas: ReadonlyArray<readonly [id: number, own: number, minDiff: number, maxDiff: number]>) => {
+    /**
+     * Adds to the accounts' columns, one statement for all of them (none when nothing moves). In a
+     * PostgreSQL transaction whose held write of the accounts is not sent yet, the moves join it
+     * (`Kept.moves`): the write is built when it is sent.
+     */
+    const addToAccounts = (
+      into: Kept | undefined,
+      deltas: ReadonlyArray<readonly [id: number, own: number, minDiff: number, maxDiff: number]>
+    ): Array<Write> => {
       const changed = deltas.filter(([, own, min, max]) => own !== 0 || min !== 0 || max !== 0)
       if (changed.length === 0) return []
-      const values = changed.map(([id, own, min, max]) =>
-        sql`SELECT CAST(${id} AS BIGINT) AS id, CAST(${own} AS BIGINT) AS own_d, CAST(${min} AS BIGINT) AS min_d, CAST(${max} AS BIGINT) AS max_d`
-      )
-      return [changing(
-        "ledger_accounts",
-        sql`UPDATE ledger_accounts SET own = own + v.own_d, min_diff = min_diff + v.min_d, max_diff = max_diff + v.max_d
+      if (into?.moves !== undefined) {
+        addMoves(into.moves, changed)
+        return []
+      }
+      const moves: Moves = new Map()
+      addMoves(moves, changed)
+      if (into !== undefined) into.moves = moves
+      const build = () => {
+        // sent now: later moves go in a write of their own (built again, a batch's retry, it is the same)
+        if (into !== undefined && into.moves === moves) into.moves = undefined
+        const rows = [...moves].filter(([, [own, min, max]]) => own !== 0 || min !== 0 || max !== 0)
+        // moves that cancel out leave the rows as they were (locked already: no new lock)
+        const values = (rows.length === 0 ? [...moves] : rows).map(([id, [own, min, max]]) =>
+          sql`SELECT CAST(${id} AS BIGINT) AS id, CAST(${own} AS BIGINT) AS own_d, CAST(${min} AS BIGINT) AS min_d, CAST(${max} AS BIGINT) AS max_d`
+        )
+        return sql`UPDATE ledger_accounts SET own = own + v.own_d, min_diff = min_diff + v.min_d, max_diff = max_diff + v.max_d
         FROM (${sql.join(" UNION ALL ", false)(values)}) AS v WHERE ledger_accounts.id = v.id`
-      )]
+      }
+      return [{ kind: "change", tables: ["ledger_accounts"], build: () => ({ ctes: [], main: build() }) }]
     }
 
     /** Reads (on PostgreSQL: locks, and keeps) the accounts, in id order. */
@@ -284,9 +328,11 @@ export const repository = Repository.make(
         const accounts = yield* lockAccounts(Model.accountsOf(batches))
         const decided = (op === "commit" ? Model.commit : Model.rollback)(planState(planID, state, batches, accounts), planID)
         if (Either.isLeft(decided)) return yield* refuse(op)(decided.left)
-        keep(yield* kept, planID, decided.right)
+        const into = yield* kept
+        keep(into, planID, decided.right)
         yield* writeAll(sql, [
           ...addToAccounts(
+            into,
             [...Model.diffsOf(batches)].map(([id, d]) => [id, op === "commit" ? d.net : 0, -d.minDiff, -d.maxDiff] as const)
           ),
           changing("ledger_plans", sql`UPDATE ledger_plans SET state = ${op} WHERE id = ${planID}`)
@@ -377,7 +423,7 @@ export const repository = Repository.make(
                 sql.insert({ planId: planID, batchId: batch.id, postings: toJson(batch.postings.map(postingToJson)) })
               }`
             ),
-            ...addToAccounts([...Model.diffsOf([batch])].map(([id, d]) => [id, 0, d.minDiff, d.maxDiff] as const))
+            ...addToAccounts(into, [...Model.diffsOf([batch])].map(([id, d]) => [id, 0, d.minDiff, d.maxDiff] as const))
           ])
         }).pipe(Effect.orDie),
 

@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
 import { type ChargebackRecord, ChargebackStage, ChargebackStatus } from "@kassa/core/chargeback/Chargeback"
 import { ChargebackRepository } from "@kassa/core/ports/ChargebackRepository"
 import { RefundRepository } from "@kassa/core/ports/RefundRepository"
@@ -11,8 +12,10 @@ import * as Allocation from "@kassa/core/allocation/Allocation"
 import * as Cart from "@kassa/core/cart/Cart"
 import { RefundError, type RefundRecord, RefundStatus } from "@kassa/core/refund/Refund"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, opt, OptionalText, reader, toJson } from "./internal/rows.js"
+import * as Payments from "./SqlPayments.js"
 import * as Versioned from "./sql/driver/versioned.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
 import * as Repository from "./internal/repository.js"
@@ -116,6 +119,19 @@ export const repositories = [
       const sql = yield* SqlClient.SqlClient
       const read = touchingOnly("refunds")
       const own = sql.literal(refundColumns)
+      // One list of both tables (and `more`): `kind` tells the rows apart, and each carries the
+      // other tables' own columns as NULL, so `RefundRow` and `ChargebackRow` read them as they are.
+      const takenBack = (invoiceID: string, paymentID: string, more: Statement.Fragment) =>
+        sql<{ readonly kind: string }>`SELECT 'r' AS kind, ${own}, NULL AS body, NULL AS levy, NULL AS reason_code,
+              NULL AS stage, NULL AS activity, NULL AS flow, NULL AS interaction_id, CAST(NULL AS BIGINT) AS status_changed_at
+              FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}
+            UNION ALL SELECT 'c', id, invoice_id, payment_id, party_id, shop_id, NULL, created_at, NULL, currency, status,
+              NULL, NULL, version, body, levy, reason_code, stage, NULL, NULL, NULL, NULL
+              FROM chargebacks WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} ${more}`
+      const takenBackOf = (rows: ReadonlyArray<{ readonly kind: string }>) => ({
+        refunds: byNumber(refunds.all(rows.filter((r) => r.kind === "r"))),
+        chargebacks: byCreatedAt(chargebacks.all(rows.filter((r) => r.kind === "c")))
+      })
       return {
         findById: (invoiceID, paymentID, id) =>
           read(sql`SELECT ${own} FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID} AND id = ${id}`).pipe(
@@ -133,20 +149,27 @@ export const repositories = [
             Effect.map((rows) => byNumber(refunds.all(rows))),
             Effect.orDie
           ),
-        // One list of both tables: `kind` tells the rows apart, and each carries the other table's
-        // own columns as NULL, so `RefundRow` and `ChargebackRow` read them as they are.
         listWithChargebacks: (invoiceID, paymentID) =>
-          touchingOnly("refunds", "chargebacks")(sql`SELECT 'r' AS kind, ${own}, NULL AS body, NULL AS levy,
-              NULL AS reason_code, NULL AS stage FROM refunds WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}
-            UNION ALL SELECT 'c', id, invoice_id, payment_id, party_id, shop_id, NULL, created_at, NULL, currency, status,
-              NULL, NULL, version, body, levy, reason_code, stage
-              FROM chargebacks WHERE invoice_id = ${invoiceID} AND payment_id = ${paymentID}`).pipe(
-              Effect.map((rows) => ({
-                refunds: byNumber(refunds.all(rows.filter((r) => r.kind === "r"))),
-                chargebacks: byCreatedAt(chargebacks.all(rows.filter((r) => r.kind === "c")))
-              })),
-              Effect.orDie
-            ),
+          touchingOnly("refunds", "chargebacks")(takenBack(invoiceID, paymentID, sql``)).pipe(
+            Effect.map(takenBackOf),
+            Effect.orDie
+          ),
+        // the payment's row last: its own columns are the last four (`status_changed_at` typed in
+        // the first row, where PostgreSQL settles a column's type)
+        findPaymentOfParty: (partyID, invoiceID, paymentID) =>
+          touchingOnly("payments", "refunds", "chargebacks")(takenBack(
+            invoiceID,
+            paymentID,
+            sql`UNION ALL SELECT 'p', id, invoice_id, NULL, party_id, shop_id, external_id, created_at, amount, currency,
+              status, fee, data, version, NULL, NULL, NULL, NULL, activity, flow, interaction_id, status_changed_at
+              FROM payments WHERE invoice_id = ${invoiceID} AND id = ${paymentID} AND party_id = ${partyID}`
+          )).pipe(
+            Effect.map((rows) => {
+              const payment = rows.find((r) => r.kind === "p")
+              return payment === undefined ? Option.none() : Option.some({ payment: Payments.fromRow(payment), ...takenBackOf(rows) })
+            }),
+            Effect.orDie
+          ),
         insert: (r) =>
           insert(sql, "refunds", sql`INSERT INTO refunds ${
             sql.insert({

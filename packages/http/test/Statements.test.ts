@@ -58,8 +58,11 @@ const post = (path: string, token: string, body: unknown) =>
     body: JSON.stringify(body)
   })
 
-/** An instant payment by card of a new invoice, captured; answers its path. */
-const capturedPayment = (m: Fixtures.Merchant) =>
+/**
+ * A payment by card of a new invoice, instant (answered once captured) or held (once processed);
+ * answers its path and where its statements start.
+ */
+const cardPayment = (m: Fixtures.Merchant, flow: "instant" | "hold" = "instant") =>
   Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis
     const invoice = yield* post("/v2/processing/invoices", m.apiKey, {
@@ -76,7 +79,7 @@ const capturedPayment = (m: Fixtures.Merchant) =>
     })
     const from = recorded.length
     const payment = yield* post(`/v2/processing/invoices/${invoice.json.invoice.id}/payments`, m.apiKey, {
-      flow: { type: "PaymentFlowInstant" },
+      flow: flow === "instant" ? { type: "PaymentFlowInstant" } : { type: "PaymentFlowHold", onHoldExpiration: "cancel" },
       payer: {
         payerType: "PaymentResourcePayer",
         paymentToolToken: resource.json.paymentToolToken,
@@ -86,7 +89,8 @@ const capturedPayment = (m: Fixtures.Merchant) =>
     })
     assert.strictEqual(payment.status, 201)
     const path = `/v2/processing/invoices/${invoice.json.invoice.id}/payments/${payment.json.id}`
-    assert.strictEqual(yield* reaches(m.apiKey, path, "captured"), "captured")
+    const status = flow === "instant" ? "captured" : "processed"
+    assert.strictEqual(yield* reaches(m.apiKey, path, status), status)
     return { path, from }
   })
 
@@ -153,9 +157,9 @@ for (const dialect of Dialects.dialects()) {
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()
         // the first flow warms the caches (terms, vault keys, ledger accounts)
-        const warm = yield* capturedPayment(m)
+        const warm = yield* cardPayment(m)
         assert.strictEqual((yield* post(`${warm.path}/refunds`, m.apiKey, { amount: 100, currency: "RUB" })).status, 201)
-        const { from, path } = yield* capturedPayment(m)
+        const { from, path } = yield* cardPayment(m)
         const payment = sentFor("createPayment", from)
         const refundFrom = recorded.length
         const refund = yield* post(`${path}/refunds`, m.apiKey, { amount: 100, currency: "RUB" })
@@ -176,22 +180,53 @@ for (const dialect of Dialects.dialects()) {
           ...refunded
         ].join("\n---\n"))
       }))
+
+    it.effect("createPayment (hold, to its authorisation) and capturePayment (to its capture), each with its background work", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        // the first flow warms the caches (terms, vault keys, ledger accounts)
+        yield* cardPayment(m)
+        const { from, path } = yield* cardPayment(m, "hold")
+        const payment = sentFor("createPayment", from)
+        const captureFrom = recorded.length
+        assert.strictEqual((yield* post(`${path}/capture`, m.apiKey, { reason: "shipped" })).status, 202)
+        assert.strictEqual(yield* reaches(m.apiKey, path, "captured"), "captured")
+        const captured = sentFor("capturePayment", captureFrom)
+        assert.deepStrictEqual({ createPayment: payment.length, capturePayment: captured.length }, EXPECTED_HOLD[dialect], [
+          ...payment,
+          "=== capturePayment",
+          ...captured
+        ].join("\n---\n"))
+      }))
   })
 }
 
 /**
  * PostgreSQL: the payment: its invoice and resource read, the invoice's update (checked as it
  * goes) with the payment, its event and timers; the card read; the acquirer's authorisation and
- * capture, then one transaction: the payment's update, checked, with the invoice locked; the
- * ledger's plan opened with its accounts locked; the invoice's update with the hold's writes; the
- * commit's account moves with the event and timers (the hold's and the commit's moves of one
- * table cannot share a statement). The refund: the payment, then its refunds and chargebacks in one read; the
- * payment's update, checked, and the refund with the ledger's hold; its writes with the refund's
- * event; the acquirer's answer (the refund's update, checked, with the payment locked; the plan
- * with its accounts locked; the refunds and chargebacks in one read again; the writes). SQLite sends its writes
- * one by one, on the connection its group commit holds.
+ * capture, then one transaction: the payment's and the invoice's updates (the invoice as the
+ * payment's creation wrote it, no read), checked, with the ledger's plan opened and its accounts
+ * locked; the hold's and the commit's writes (their account moves netted), the event and timers.
+ * The refund: the payment with its refunds and chargebacks, one read; the payment's update,
+ * checked, and the refund with the ledger's hold; its writes with the refund's event; the
+ * acquirer's answer (the refund's update, checked, with the payment locked; the plan with its
+ * accounts locked; the refunds and chargebacks in one read again; the writes). SQLite sends its
+ * writes one by one, on the connection its group commit holds.
  */
 const EXPECTED: Record<Dialects.Dialect, { readonly createPayment: number; readonly createRefund: number }> = {
-  pg: { createPayment: 8, createRefund: 8 },
-  sqlite: { createPayment: 24, createRefund: 23 }
+  pg: { createPayment: 6, createRefund: 7 },
+  sqlite: { createPayment: 23, createRefund: 22 }
+}
+
+/**
+ * PostgreSQL: the hold payment as the instant one to the acquirer's authorisation, then one
+ * transaction: the payment's update, checked, with the ledger's plan opened and its accounts
+ * locked; the hold's writes with the event and timers. The capture: the payment; its update,
+ * checked, with its timer; the acquirer's capture, then the payment's update, checked, with the
+ * invoice locked (no copy of it is known: the payment's creation is long past); the plan with
+ * its accounts locked; the writes.
+ */
+const EXPECTED_HOLD: Record<Dialects.Dialect, { readonly createPayment: number; readonly capturePayment: number }> = {
+  pg: { createPayment: 6, capturePayment: 5 },
+  sqlite: { createPayment: 18, capturePayment: 14 }
 }

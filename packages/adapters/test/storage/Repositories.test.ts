@@ -198,5 +198,33 @@ for (const backend of backends()) {
         assert.deepStrictEqual(taken.chargebacks[0], accepted)
         assert.deepStrictEqual(yield* refunds.listWithChargebacks(of.invoiceID, "2"), { refunds: [], chargebacks: [] })
       }))
+
+    it.effect("RefundRepository.findPaymentOfParty: the party's payment with its refunds and chargebacks, as each repository reads them, in one read", () =>
+      Effect.gen(function*() {
+        const refunds = yield* RefundRepository
+        const chargebacks = yield* ChargebackRepository
+        const payments = yield* PaymentRepository
+        const stored = yield* Records.storedPayment
+        const payment = { ...stored, externalID: "pay-1", error: undefined }
+        const of = { invoiceID: payment.invoiceID, paymentID: payment.id, partyID: payment.partyID, shopID: payment.shopID }
+        yield* payments.insert(payment)
+        // none taken back yet; another party's look-up finds nothing
+        const bare = yield* refunds.findPaymentOfParty(payment.partyID, payment.invoiceID, payment.id)
+        assert.deepStrictEqual(bare, Option.some({ payment: Option.getOrThrow(yield* payments.findOfParty(payment.partyID, payment.invoiceID, payment.id)), refunds: [], chargebacks: [] }))
+        assert.isTrue(Option.isNone(yield* refunds.findPaymentOfParty("another-party", payment.invoiceID, payment.id)))
+        assert.isTrue(Option.isNone(yield* refunds.findPaymentOfParty(payment.partyID, payment.invoiceID, "2")))
+
+        for (const id of ["2", "10", "1"]) yield* refunds.insert(Records.refund(of, id, { status: id === "2" ? "failed" : "succeeded" }))
+        yield* chargebacks.insert(Records.chargeback(of, "1", { reasonCode: "4837", body: 70 }))
+        // another payment's rows are left out
+        yield* refunds.insert(Records.refund({ ...of, paymentID: "2" }, "1"))
+        const found = Option.getOrThrow(yield* refunds.findPaymentOfParty(payment.partyID, payment.invoiceID, payment.id))
+        assert.deepStrictEqual(found, {
+          payment: Option.getOrThrow(yield* payments.findOfParty(payment.partyID, payment.invoiceID, payment.id)),
+          ...(yield* refunds.listWithChargebacks(payment.invoiceID, payment.id))
+        })
+        assert.deepStrictEqual([found.refunds.map((r) => r.id), found.chargebacks.map((c) => c.id)], [["1", "2", "10"], ["1"]])
+        assert.strictEqual(found.payment.externalID, "pay-1")
+      }))
   })
 }

@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { ChargebackRecord } from "../chargeback/Chargeback.js"
+import type { PaymentRecord } from "../payment/Payment.js"
 import { ChargebackRepository } from "../ports/ChargebackRepository.js"
 import { RefundRepository } from "../ports/RefundRepository.js"
 import type { RefundRecord } from "../refund/Refund.js"
@@ -23,22 +24,29 @@ export const refundsLayerMemory: Layer.Layer<RefundRepository, never, MemoryStor
   Effect.map(MemoryStore, (store) => {
     const refunds = store.table<RefundRecord>("refunds")
     const chargebacks = store.table<ChargebackRecord>("chargebacks")
+    const payments = store.table<PaymentRecord>("payments")
     const listByPayment = (invoiceID: string, paymentID: string) =>
       Effect.map(refunds.values, (all) => byNumber(all.filter((r) => r.invoiceID === invoiceID && r.paymentID === paymentID)))
+    const listWithChargebacks = (invoiceID: string, paymentID: string) =>
+      Effect.zipWith(
+        listByPayment(invoiceID, paymentID),
+        chargebacks.values,
+        (refunds, all) => ({
+          refunds,
+          chargebacks: byCreatedAt(all.filter((c) => c.invoiceID === invoiceID && c.paymentID === paymentID))
+        })
+      )
     return {
       findById: (invoiceID, paymentID, id) => refunds.get(key(invoiceID, paymentID, id)),
       findOfParty: (partyID, invoiceID, paymentID, id) =>
         Effect.map(refunds.get(key(invoiceID, paymentID, id)), Option.filter((r) => r.partyID === partyID)),
       listByPayment,
-      listWithChargebacks: (invoiceID, paymentID) =>
-        Effect.zipWith(
-          listByPayment(invoiceID, paymentID),
-          chargebacks.values,
-          (refunds, all) => ({
-            refunds,
-            chargebacks: byCreatedAt(all.filter((c) => c.invoiceID === invoiceID && c.paymentID === paymentID))
-          })
-        ),
+      listWithChargebacks,
+      findPaymentOfParty: (partyID, invoiceID, paymentID) =>
+        Effect.flatMap(payments.get(key(invoiceID, paymentID)), (found) =>
+          Option.isNone(found) || found.value.partyID !== partyID
+            ? Effect.succeedNone
+            : Effect.map(listWithChargebacks(invoiceID, paymentID), (takenBack) => Option.some({ payment: found.value, ...takenBack }))),
       insert: (r) => refunds.insert(key(r.invoiceID, r.paymentID, r.id), storedRefund(r)),
       // the SQL adapter writes the status, the reason, cart, allocation and error, and the version
       update: (r, expected) =>

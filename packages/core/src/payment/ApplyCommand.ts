@@ -8,6 +8,7 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Optimistic from "../internal/optimistic.js"
+import type { InvoiceRecord } from "../invoice/Invoice.js"
 import * as Outcomes from "../Outcomes.js"
 import * as Ref from "../Ref.js"
 import type { PaymentRecord } from "./Payment.js"
@@ -48,6 +49,8 @@ export const make = (ctx: PaymentContext) => {
   /**
    * `known`, the payment as the caller last saw it, saves the first attempt its read: the write's
    * version check catches a stale one, and a refusal or a no-op decided on it is decided again.
+   * `knownInvoice`, its invoice as the caller last saw it, saves that attempt the invoice's read
+   * (and lock) the same way when the transition settles the invoice.
    * Several commands are decided one after the other and applied as one transition (an instant
    * payment authorised and captured at once), each step's ledger work in turn.
    */
@@ -55,14 +58,15 @@ export const make = (ctx: PaymentContext) => {
     invoiceID: string,
     id: string,
     command: PaymentCommand | ReadonlyArray<PaymentCommand>,
-    known?: PaymentRecord
+    known?: PaymentRecord,
+    knownInvoice?: InvoiceRecord
   ) =>
     Optimistic.command(tx.withTransaction, {
       read: load(invoiceID, id),
       known,
       update: payments.update,
       what: `payment ${Ref.Payment.encode({ invoiceID, paymentID: id })}`
-    }, ({ current: before, save, unchanged }) =>
+    }, ({ current: before, save, stale, unchanged }) =>
       Effect.gen(function*() {
         const at = yield* now
         const steps: Array<PaymentRecord> = [before]
@@ -83,7 +87,7 @@ export const make = (ctx: PaymentContext) => {
         }
         const after = yield* save(steps[steps.length - 1]!)
         // the invoice before the ledger, whose reads leave the invoice's write waiting
-        const settled = yield* settleInvoice(after, at)
+        const settled = yield* settleInvoice(after, at, stale ? knownInvoice : undefined)
         for (let i = 1; i < steps.length; i++) yield* post(steps[i - 1]!, steps[i]!)
         // The CVV serves the authorisation only: its session goes with the outcome that ends
         // it (processed, or failed: declined, past the deadline, a challenge abandoned).
@@ -101,8 +105,13 @@ export const make = (ctx: PaymentContext) => {
         Effect.tap(({ reached }) => Effect.forEach(reached, (status) => Outcomes.count(Outcomes.payments, status), { discard: true }))
       )
 
-  const apply = (invoiceID: string, id: string, command: PaymentCommand | ReadonlyArray<PaymentCommand>, known?: PaymentRecord) =>
-    Effect.map(decideAndApply(invoiceID, id, command, known), (r) => r.payment)
+  const apply = (
+    invoiceID: string,
+    id: string,
+    command: PaymentCommand | ReadonlyArray<PaymentCommand>,
+    known?: PaymentRecord,
+    knownInvoice?: InvoiceRecord
+  ) => Effect.map(decideAndApply(invoiceID, id, command, known, knownInvoice), (r) => r.payment)
 
   return { decideAndApply, apply } as const
 }

@@ -7,6 +7,7 @@ import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { ChargebackRecord } from "../chargeback/Chargeback.js"
+import type { PaymentRecord } from "../payment/Payment.js"
 import type { RefundRecord } from "../refund/Refund.js"
 
 /** @since 0.1.0 @category tags */
@@ -28,6 +29,18 @@ export class RefundRepository extends Context.Tag("kassa/RefundRepository")<Refu
     readonly refunds: ReadonlyArray<RefundRecord>
     readonly chargebacks: ReadonlyArray<ChargebackRecord>
   }>
+  /**
+   * What a refund of a payment is decided on: the payment when it is `partyID`'s (as
+   * `PaymentRepository.findOfParty` reads it), with what has been taken back of it (as
+   * `listWithChargebacks` lists it), in one look-up.
+   */
+  readonly findPaymentOfParty: (partyID: string, invoiceID: string, paymentID: string) => Effect.Effect<
+    Option.Option<{
+      readonly payment: PaymentRecord
+      readonly refunds: ReadonlyArray<RefundRecord>
+      readonly chargebacks: ReadonlyArray<ChargebackRecord>
+    }>
+  >
   readonly insert: (refund: RefundRecord) => Effect.Effect<void>
   /** Writes `refund` if the stored version is still `expectedVersion`; answers whether it did. */
   readonly update: (refund: RefundRecord, expectedVersion: number) => Effect.Effect<boolean>

@@ -61,7 +61,11 @@ export const make = (ctx: RefundContext, kick: RefundProcessing.Kick) => {
     })
 
   return Traced.fn("RefundService.create")(function*(partyID: string, invoiceID: string, paymentID: string, params: RefundParams) {
-    const payment = yield* payments.get(partyID, invoiceID, paymentID)
+    // the payment with what has been taken back of it, one read; when there is none, the payment
+    // service's read says which of the invoice and the payment is missing
+    const found = yield* refunds.findPaymentOfParty(partyID, invoiceID, paymentID)
+    const payment = Option.isSome(found) ? found.value.payment : yield* payments.get(partyID, invoiceID, paymentID)
+    const takenBackRead = Option.map(found, (f) => ({ refunds: f.refunds, chargebacks: f.chargebacks }))
     if (params.cart !== undefined && params.allocation !== undefined) {
       return yield* BusinessError.of("refundCartConflict", "Send either cart or allocation, not both")
     }
@@ -85,9 +89,13 @@ export const make = (ctx: RefundContext, kick: RefundProcessing.Kick) => {
           known: payment,
           update: paymentRepo.update,
           what: `payment ${invoiceID}/${paymentID}`
-        }, ({ current: p, save }) =>
+        }, ({ current: p, save, stale }) =>
           Effect.gen(function*() {
-            const takenBack = yield* refunds.listWithChargebacks(invoiceID, paymentID)
+            // decided on the copy of the payment, what was read with it (any refund or chargeback
+            // started since bumped the payment's version, which the save checks)
+            const takenBack = stale && Option.isSome(takenBackRead)
+              ? takenBackRead.value
+              : yield* refunds.listWithChargebacks(invoiceID, paymentID)
             const existing = takenBack.refunds
             const started = start(
               { ...p, ...takenBack },

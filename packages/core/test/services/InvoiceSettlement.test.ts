@@ -5,8 +5,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import { InvoiceService } from "@kassa/core/invoice/InvoiceService"
 import * as Scripted from "@kassa/core/memory/ScriptedAcquirer"
+import * as ApplyCommand from "@kassa/core/payment/ApplyCommand"
+import * as PaymentContext from "@kassa/core/payment/PaymentContext"
 import { PaymentService } from "@kassa/core/payment/PaymentService"
+import { InvoiceRepository } from "@kassa/core/ports/InvoiceRepository"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Arrange from "../support/Arrange.js"
 import { businessCode } from "../support/Expect.js"
 import * as MemoryKassa from "../support/MemoryKassa.js"
@@ -67,5 +71,29 @@ describe("invoice settlement by its payments", () => {
       assert.strictEqual(types.filter((t) => t === "InvoiceStatusChanged").length, 1)
       assert.strictEqual(types.at(-1), "InvoiceStatusChanged")
       assert.strictEqual(yield* Arrange.shopBalance(m.partyID, m.shopID), 1_000 - 35)
+    }).pipe(Effect.provide(MemoryKassa.layer)))
+
+  it.effect("a transition given the invoice as its payment's creation wrote it settles the invoice as it stands when it changed since", () =>
+    Effect.gen(function*() {
+      const m = yield* Arrange.merchant
+      yield* (yield* ScriptedAcquirer).script.authorize(Scripted.answer(Scripted.challenge))
+      const inv = yield* Arrange.invoice(m, 1_000)
+      const started = yield* Arrange.startPayment(m, inv.id)
+      yield* MemoryKassa.settle
+      const invoices = yield* InvoiceRepository
+      const seen = Option.getOrThrow(yield* invoices.findById(m.partyID, inv.id))
+      assert.strictEqual(seen.activePaymentID, started.id)
+      // changed since it was seen
+      assert.isTrue(yield* invoices.update({ ...seen, description: "changed meanwhile", version: seen.version + 1 }, seen.version))
+      const { apply } = ApplyCommand.make(yield* PaymentContext.make)
+      const p = yield* (yield* PaymentService).get(m.partyID, inv.id, started.id)
+      const failed = yield* apply(inv.id, started.id, { _tag: "DeadlineReached" }, p, seen)
+      assert.strictEqual(failed.status, "failed")
+      // reopened, the change kept: decided again on a fresh read, not written over from the stale copy
+      const after = Option.getOrThrow(yield* invoices.findById(m.partyID, inv.id))
+      assert.deepStrictEqual(
+        [after.status, after.activePaymentID, after.description, after.version],
+        ["unpaid", undefined, "changed meanwhile", seen.version + 2]
+      )
     }).pipe(Effect.provide(MemoryKassa.layer)))
 })

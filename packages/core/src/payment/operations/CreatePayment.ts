@@ -81,7 +81,7 @@ export const make = (ctx: PaymentContext, kick: Kick) => {
       load: (ref) => load(ref.invoiceID, ref.paymentID)
     }, (claim) =>
       Effect.gen(function*() {
-        const payment = yield* Optimistic.command(tx.withTransaction, {
+        const { invoice: written, payment } = yield* Optimistic.command(tx.withTransaction, {
           read: invoiceRepo.findById(partyID, invoiceID).pipe(Effect.flatMap(Effect.orDie)),
           known: invoice,
           update: invoiceRepo.update,
@@ -134,9 +134,10 @@ export const make = (ctx: PaymentContext, kick: Kick) => {
             if (flow.type === "PaymentFlowHold" && flow.heldUntil !== undefined) {
               yield* timers.schedule({ kind: HoldTimer.KIND, subject, dueAt: flow.heldUntil, payload: null })
             }
-            return payment
+            return { payment, invoice: updatedInvoice }
           }))
-        yield* kick(invoiceID, payment.id, payment)
+        // the invoice as written serves the processing's settlement of it (no read, no lock)
+        yield* kick(invoiceID, payment.id, payment, written)
         return payment
       }))
   })

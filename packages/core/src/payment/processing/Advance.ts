@@ -12,6 +12,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { PartyID, ShopID } from "../../Ids.js"
+import type { InvoiceRecord } from "../../invoice/Invoice.js"
 import type { AcquirerTool, AuthorizeResult, Transaction } from "../../ports/Acquirer.js"
 import * as Ref from "../../Ref.js"
 import type { Apply } from "../ApplyCommand.js"
@@ -23,8 +24,13 @@ import * as AdvanceTimer from "./AdvanceTimer.js"
 /** The acquirer's operation id of a payment. @since 0.1.0 */
 export const operationOf = (p: { readonly invoiceID: string; readonly id: string }) => `${p.invoiceID}.${p.id}`
 
-/** Starts `advance` in the background, detached from the caller's transaction. @since 0.1.0 @category models */
-export type Kick = (invoiceID: string, id: string, known?: PaymentRecord) => Effect.Effect<void>
+/**
+ * Starts `advance` in the background, detached from the caller's transaction; `invoice`, the
+ * payment's invoice as the caller wrote it, serves the first transition that settles it.
+ *
+ * @since 0.1.0 @category models
+ */
+export type Kick = (invoiceID: string, id: string, known?: PaymentRecord, invoice?: InvoiceRecord) => Effect.Effect<void>
 
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: PaymentContext, apply: Apply) => {
@@ -61,13 +67,13 @@ export const make = (ctx: PaymentContext, apply: Apply) => {
     )
 
   /** Records the acquirer's answer; answers the payment as it now stands. */
-  const applyAuthorization = (p: PaymentRecord, result: AuthorizeResult) =>
+  const applyAuthorization = (p: PaymentRecord, result: AuthorizeResult, invoice?: InvoiceRecord) =>
     Effect.gen(function*() {
       switch (result._tag) {
         case "Authorized":
-          return yield* apply(p.invoiceID, p.id, yield* authorized(p, result), p)
+          return yield* apply(p.invoiceID, p.id, yield* authorized(p, result), p, invoice)
         case "Declined":
-          return yield* apply(p.invoiceID, p.id, { _tag: "Declined", error: result.error }, p)
+          return yield* apply(p.invoiceID, p.id, { _tag: "Declined", error: result.error }, p, invoice)
         case "InteractionRequired": {
           const interactionID = `${yield* ids.next}${yield* ids.next}`
           return yield* apply(
@@ -93,12 +99,16 @@ export const make = (ctx: PaymentContext, apply: Apply) => {
    * recorded in one transaction. A declined capture records the authorisation alone, and the
    * recovery timer retries the capture.
    */
-  const authorizeAndCapture = (p: PaymentRecord, result: Extract<AuthorizeResult, { readonly _tag: "Authorized" }>) =>
+  const authorizeAndCapture = (
+    p: PaymentRecord,
+    result: Extract<AuthorizeResult, { readonly _tag: "Authorized" }>,
+    invoice: InvoiceRecord | undefined
+  ) =>
     Effect.gen(function*() {
       const command = yield* authorized(p, result)
       const captured = yield* acquirer.capture(operationOf(p), p.amount, p.currency)
-      if (captured._tag === "Declined") return yield* finish(yield* apply(p.invoiceID, p.id, command, p), captured, "capture")
-      yield* apply(p.invoiceID, p.id, [command, { _tag: "Finished" }], p)
+      if (captured._tag === "Declined") return yield* finish(yield* apply(p.invoiceID, p.id, command, p, invoice), captured, "capture")
+      yield* apply(p.invoiceID, p.id, [command, { _tag: "Finished" }], p, invoice)
     })
 
   /**
@@ -125,7 +135,7 @@ export const make = (ctx: PaymentContext, apply: Apply) => {
    * Safe to run twice at once (the acquirer answers a repeated operation with its first answer,
    * and the transitions are optimistic).
    */
-  const advance = (invoiceID: string, id: string, known?: PaymentRecord): Effect.Effect<void, never> =>
+  const advance = (invoiceID: string, id: string, known?: PaymentRecord, invoice?: InvoiceRecord): Effect.Effect<void, never> =>
     Effect.gen(function*() {
       const p = known ?? (yield* load(invoiceID, id).pipe(Effect.orDie))
       switch (p.activity) {
@@ -146,9 +156,9 @@ export const make = (ctx: PaymentContext, apply: Apply) => {
             : yield* Effect.timeoutOption(authorize, Math.max(0, deadline - at))
           if (Option.isNone(result)) return yield* pastDeadline(p)
           if (result.value._tag === "Authorized" && p.flow.type === "PaymentFlowInstant") {
-            return yield* authorizeAndCapture(p, result.value)
+            return yield* authorizeAndCapture(p, result.value, invoice)
           }
-          const next = yield* applyAuthorization(p, result.value)
+          const next = yield* applyAuthorization(p, result.value, invoice)
           if (next.activity === "capturing" || next.activity === "cancelling") yield* advance(invoiceID, id, next)
           return
         }
@@ -170,7 +180,7 @@ export const make = (ctx: PaymentContext, apply: Apply) => {
       Effect.withSpan("PaymentService.advance")
     )
 
-  const kick: Kick = (invoiceID, id, known) => tx.background(advance(invoiceID, id, known))
+  const kick: Kick = (invoiceID, id, known, invoice) => tx.background(advance(invoiceID, id, known, invoice))
 
   return { advance, kick, applyAuthorization } as const
 }

@@ -26,18 +26,23 @@ export interface Settled {
 const none: Settled = { changes: [], ended: [] }
 
 /** @since 0.1.0 @category constructors */
-export const make = ({ invoiceRepo }: PaymentContext) => (after: PaymentRecord, at: Date): Effect.Effect<Settled, VersionConflict> =>
+export const make = ({ invoiceRepo }: PaymentContext) =>
+(after: PaymentRecord, at: Date, known?: InvoiceRecord): Effect.Effect<Settled, VersionConflict> =>
   Effect.gen(function*() {
     const outcome = after.status === "captured" || after.status === "failed" || after.status === "cancelled"
       ? after.status
       : undefined
     if (outcome === undefined) return none
-    // Contended (its payments settle it): kept till the transaction ends, its update cannot lose.
-    const invoice = yield* Contention.expected(invoiceRepo.findById(after.partyID, after.invoiceID)).pipe(
+    // `known`, the invoice as the caller last saw it, saves the read: its update's version check
+    // catches a stale one, and a refusal decided on it is decided again on a fresh read. Else,
+    // contended (its payments settle it): kept till the transaction ends, its update cannot lose.
+    const invoice = known ?? (yield* Contention.expected(invoiceRepo.findById(after.partyID, after.invoiceID)).pipe(
       Effect.flatMap(Effect.orDie)
-    )
+    ))
     const decision = decideInvoice(invoice, { _tag: "SettlePayment", paymentID: after.id, outcome }, at)
-    if (Either.isLeft(decision)) return yield* Effect.die(decision.left)
+    if (Either.isLeft(decision)) {
+      return yield* (known === undefined ? Effect.die(decision.left) : new VersionConflict({ what: `invoice ${invoice.id}` }))
+    }
     const { state, changes } = decision.right
     if (changes.length === 0 && state.activePaymentID === invoice.activePaymentID) return { ...none, changes }
     const updated: InvoiceRecord = {

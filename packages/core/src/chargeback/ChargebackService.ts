@@ -88,12 +88,15 @@ export const make = Effect.gen(function*() {
       changes: [{ changeType: "ChargebackChanged", chargeback: { ...toChargeback(c), createdAt: c.createdAt.toISOString() } }]
     })
 
+  /** Writes the payment (locked by the command's read) with its version bumped. */
+  const bump = (p: PaymentRecord) =>
+    Effect.flatMap(paymentRepo.update({ ...p, version: p.version + 1 }, p.version), (ok) =>
+      ok ? Effect.void : new Optimistic.VersionConflict({ what: `payment ${p.invoiceID}/${p.id}` }))
+
   /** The payment is charged back by `c`: marked on the payment and recorded as an invoice event. */
   const chargeBack = (p: PaymentRecord, c: ChargebackRecord) =>
     Effect.gen(function*() {
-      if (!(yield* paymentRepo.update({ ...p, chargedBack: true, version: p.version + 1 }, p.version))) {
-        return yield* new Optimistic.VersionConflict({ what: `payment ${p.invoiceID}/${p.id}` })
-      }
+      yield* bump({ ...p, chargedBack: true })
       const change: typeof PaymentChargedBack.Type = { changeType: "PaymentChargedBack", paymentID: p.id, chargebackID: c.id }
       yield* events.append({ aggregateType: INVOICE_AGGREGATE, aggregateID: p.invoiceID, partyID: p.partyID, changes: [change] })
     })
@@ -209,8 +212,11 @@ export const make = Effect.gen(function*() {
           }
         }
         yield* record(updated)
-        // nothing left of the payment once this one is accepted
+        // nothing left of the payment once this one is accepted; otherwise its version is bumped
+        // all the same: a refund's settlement decides on a copy of what has been taken back of
+        // the payment, and learns it is stale from the payment's version (`RefundContext.TakenBack`)
         if (updated.status === "accepted" && left - updated.body <= 0) yield* chargeBack(p, updated)
+        else yield* bump(p)
         return updated
       }))
     }

@@ -116,14 +116,15 @@ export const make = Effect.gen(function*() {
         if (p.status !== "captured") {
           return yield* BusinessError.of("invalidPaymentStatus", `Cannot open a chargeback on a payment in status ${p.status}`)
         }
-        const existing = yield* chargebacks.listByPayment(invoiceID, paymentID)
+        // what has been taken back of the payment, one read (after its lock)
+        const { chargebacks: existing, refunds: taken } = yield* refunds.listWithChargebacks(invoiceID, paymentID)
         if (existing.some((c) => c.status === "pending")) {
           return yield* BusinessError.of("chargebackInProgress", "A chargeback of this payment is pending")
         }
         if (params.currency !== p.currency) {
           return yield* BusinessError.of("invalidRequest", `currency: the payment's currency is ${p.currency}`)
         }
-        const left = remaining(p.amount, yield* refunds.listByPayment(invoiceID, paymentID), chargedBackOf(existing))
+        const left = remaining(p.amount, taken, chargedBackOf(existing))
         const body = params.body ?? left
         if (body > left || body <= 0) return yield* BusinessError.of("invoicePaymentAmountExceeded", `Max body: ${left}`)
         yield* save(p)
@@ -161,11 +162,12 @@ export const make = Effect.gen(function*() {
         const next = decide(c, cmd)
         if (Either.isLeft(next)) return yield* next.left
         const p = yield* Contention.expected(paymentRepo.findById(invoiceID, paymentID)).pipe(Effect.flatMap(Effect.orDie))
-        const others = (yield* chargebacks.listByPayment(invoiceID, paymentID)).filter((x) => x.id !== id)
+        const taken = yield* refunds.listWithChargebacks(invoiceID, paymentID)
+        const others = taken.chargebacks.filter((x) => x.id !== id)
         if (cmd._tag === "Reopen" && others.some((x) => x.status === "pending")) {
           return yield* BusinessError.of("chargebackInProgress", "Another chargeback of this payment is pending")
         }
-        const left = remaining(p.amount, yield* refunds.listByPayment(invoiceID, paymentID), chargedBackOf(others))
+        const left = remaining(p.amount, taken.refunds, chargedBackOf(others))
         if ((cmd._tag === "Accept" || cmd._tag === "Reopen") && next.right.body > left) {
           return yield* BusinessError.of("invoicePaymentAmountExceeded", `Max body: ${left}`)
         }

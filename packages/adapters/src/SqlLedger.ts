@@ -292,13 +292,21 @@ export const repository = Repository.make(
 
     /**
      * PostgreSQL: locks the plan, then its batches' accounts in id order, in one statement (a plan
-     * this transaction keeps is known: none then). None when there is no such plan.
+     * this transaction keeps is known: none then). None when there is no such plan. The
+     * transaction's checked writes come along (a settling refund's and its payment's): their
+     * guard runs on the plan's row before its lock (CASE decides the order), so their rows are
+     * locked first, as separate statements would have locked them. (With no plan row the guard
+     * does not run; the caller dies then anyway: it finishes only a plan it held.)
      */
     const lockPlanAndAccounts = (planID: string) =>
       Effect.flatMap(kept, (into) =>
         into === undefined || into.plans.has(planID)
           ? Effect.succeed(undefined)
-          : ledgerLocking(sql`WITH plan AS (SELECT id, state FROM ledger_plans WHERE id = ${planID} FOR UPDATE),
+          : withHeldWrites(sql, ledgerTables, (along) => {
+            const plan = sql`plan AS (SELECT id, state FROM ledger_plans WHERE id = ${planID}${
+              along === undefined ? sql`` : sql` AND CASE WHEN ${along.guard} THEN true END`
+            } FOR UPDATE)`
+            const statement = sql`WITH ${along === undefined ? plan : sql`${along.ctes}, ${plan}`},
               batches AS (SELECT batch_id, postings FROM ledger_batches WHERE plan_id IN (SELECT id FROM plan)),
               ids AS (
                 SELECT CAST(e.value->>'from' AS BIGINT) AS id FROM batches, jsonb_array_elements(CAST(batches.postings AS jsonb)) e
@@ -308,7 +316,9 @@ export const repository = Repository.make(
             SELECT plan.state, b.batch_id, b.postings, NULL AS id, NULL AS currency, NULL AS own, NULL AS min_diff, NULL AS max_diff
               FROM plan LEFT JOIN batches b ON true
             UNION ALL
-            SELECT NULL, NULL, NULL, id, currency, own, min_diff, max_diff FROM accounts`).pipe(
+            SELECT NULL, NULL, NULL, id, currency, own, min_diff, max_diff FROM accounts`
+            return along === undefined ? ledgerLocking(statement) : statement
+          }).pipe(
             Effect.map((rows) => {
               const planPart = rows.filter((r) => (r as { readonly id: unknown }).id === null)
               const plan = planFrom(planPart)

@@ -12,12 +12,14 @@ import { ClientInfo, PaymentToolDetails } from "@kassa/core/payment/PaymentTool"
 import { PaymentRepository } from "@kassa/core/ports/PaymentRepository"
 import { type PaymentResourceRecord, PaymentResourceRepository } from "@kassa/core/ports/PaymentResourceRepository"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, JsonDate, opt, OptionalText, reader, StoredMetadata, toJson } from "./internal/rows.js"
 import { PaymentTool, StoredTool } from "./internal/storedTool.js"
 import * as Versioned from "./sql/driver/versioned.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
 import * as Repository from "./internal/repository.js"
+import * as Invoices from "./SqlInvoices.js"
 
 /** The payment fields kept in the JSON column (dates as ISO strings). */
 const dataOf = (p: PaymentRecord) => ({
@@ -219,6 +221,7 @@ export const repositories = [
     PaymentResourceRepository,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const invoiceColumns = sql.literal(Invoices.columns.split(", ").map((column) => `i.${column}`).join(", "))
       return {
         insert: (r) =>
           insert(sql, "payment_resources", sql`INSERT INTO payment_resources ${
@@ -234,6 +237,27 @@ export const repositories = [
         findByToken: (token) =>
           sql`SELECT token, session, party_id, data, created_at, valid_until FROM payment_resources WHERE token = ${token}`.pipe(
             Effect.map(resources.first),
+            Effect.orDie
+          ),
+        // one row whatever is there: each table joined to it by its key, the resource's columns renamed
+        findWithInvoice: (partyID, invoiceID, token) =>
+          touchingOnly("invoices", "payment_resources")(sql<Record<string, unknown>>`SELECT ${invoiceColumns},
+              r.token AS resource_token, r.session AS resource_session, r.party_id AS resource_party_id,
+              r.data AS resource_data, r.created_at AS resource_created_at, r.valid_until AS resource_valid_until
+            FROM (SELECT 1 AS one) q
+            LEFT JOIN invoices i ON i.id = ${invoiceID} AND i.party_id = ${partyID}
+            LEFT JOIN payment_resources r ON r.token = ${token}`).pipe(
+            Effect.map(([row]) => ({
+              invoice: row === undefined || row.id === null ? Option.none() : Option.some(Invoices.fromRow(row)),
+              resource: row === undefined || row.resourceToken === null ? Option.none() : resources.first([{
+                token: row.resourceToken,
+                session: row.resourceSession,
+                partyId: row.resourcePartyId,
+                data: row.resourceData,
+                createdAt: row.resourceCreatedAt,
+                validUntil: row.resourceValidUntil
+              }])
+            })),
             Effect.orDie
           )
       }

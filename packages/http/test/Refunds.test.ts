@@ -728,6 +728,30 @@ for (const dialect of Dialects.dialects()) {
         yield* LedgerChecks.invariants
       }), 60_000)
 
+    it.effect("50 concurrent refunds that together take the whole payment: all succeed, and the payment is refunded once", () =>
+      Effect.gen(function*() {
+        const m = yield* Fixtures.merchant()
+        const api = yield* TestServer.client(m.apiKey)
+        yield* pay(api, m.shopID, { amount: 50_000 }) // funds for the fees
+        const { path } = yield* pay(api, m.shopID, { amount: 5_000 })
+        const url = `/v2/processing/invoices/${path.invoiceID}/payments/${path.paymentID}/refunds`
+        // their settlements race too: whichever settles last must see all the others succeeded
+        const responses = yield* Effect.forEach(
+          Array.from({ length: 50 }, (_, i) => i),
+          () => call("POST", url, m.apiKey, { amount: 100 }),
+          { concurrency: "unbounded" }
+        )
+        assert.deepStrictEqual(responses.map((r) => r.status), responses.map(() => 201), responses.map((r) => r.text).join("\n"))
+        const all = yield* allSettled(api, path)
+        assert.strictEqual(all.length, 50)
+        assert.isTrue(all.every((r) => r.status === "succeeded"))
+        yield* awaitPayment(api, path.invoiceID, path.paymentID, (s) => s === "refunded")
+        const events = yield* api.Invoices.getInvoiceEvents({ path: { invoiceID: path.invoiceID }, urlParams: { limit: 1000 } })
+        const refunded = events.flatMap((e) => e.changes).filter((c) => c.changeType === "PaymentStatusChanged" && c.status === "refunded")
+        assert.strictEqual(refunded.length, 1)
+        yield* LedgerChecks.invariants
+      }), 60_000)
+
     it.effect("50 concurrent refunds of 100 on a shop holding 1930: exactly 9 fit with their fees, 41 are insufficentAccountBalance", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()

@@ -1,8 +1,10 @@
 import { assert, layer } from "@effect/vitest"
+import { PaymentResources } from "@kassa/core"
 import { ChargebackRepository } from "@kassa/core/ports/ChargebackRepository"
 import { InvoiceRepository } from "@kassa/core/ports/InvoiceRepository"
 import { PartyRepository } from "@kassa/core/ports/PartyRepository"
 import { PaymentRepository } from "@kassa/core/ports/PaymentRepository"
+import { PaymentResourceRepository } from "@kassa/core/ports/PaymentResourceRepository"
 import { RefundRepository } from "@kassa/core/ports/RefundRepository"
 import { ShopRepository } from "@kassa/core/ports/ShopRepository"
 import * as Effect from "effect/Effect"
@@ -225,6 +227,35 @@ for (const backend of backends()) {
         })
         assert.deepStrictEqual([found.refunds.map((r) => r.id), found.chargebacks.map((c) => c.id)], [["1", "2", "10"], ["1"]])
         assert.strictEqual(found.payment.externalID, "pay-1")
+      }))
+
+    it.effect("PaymentResourceRepository.findWithInvoice: the party's invoice and the resource, as each repository reads them, in one read", () =>
+      Effect.gen(function*() {
+        const resources = yield* PaymentResourceRepository
+        const invoices = yield* InvoiceRepository
+        const { invoice, merchant } = yield* Records.invoice()
+        const created = yield* (yield* PaymentResources.PaymentResources).create(merchant.partyID, {
+          paymentTool: { paymentToolType: "CardData", cardNumber: Records.CARD, expDate: "12/40", cvv: "123" },
+          clientInfo: { fingerprint: "storage-contract" }
+        }).pipe(Effect.orDie)
+        const token = created.paymentToolToken
+        const resource = yield* resources.findByToken(token)
+        assert.isTrue(Option.isSome(resource))
+        assert.deepStrictEqual(yield* resources.findWithInvoice(merchant.partyID, invoice.id, token), {
+          invoice: yield* invoices.findById(merchant.partyID, invoice.id),
+          resource
+        })
+        assert.strictEqual(Option.getOrThrow((yield* resources.findWithInvoice(merchant.partyID, invoice.id, token)).invoice).id, invoice.id)
+        // each is looked up on its own: another party's invoice, an unknown token, neither
+        assert.deepStrictEqual(yield* resources.findWithInvoice("another-party", invoice.id, token), { invoice: Option.none(), resource })
+        assert.deepStrictEqual(yield* resources.findWithInvoice(merchant.partyID, invoice.id, "no-such-token"), {
+          invoice: yield* invoices.findById(merchant.partyID, invoice.id),
+          resource: Option.none()
+        })
+        assert.deepStrictEqual(yield* resources.findWithInvoice(merchant.partyID, "no-such-invoice", "no-such-token"), {
+          invoice: Option.none(),
+          resource: Option.none()
+        })
       }))
   })
 }

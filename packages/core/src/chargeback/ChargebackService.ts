@@ -88,12 +88,15 @@ export const make = Effect.gen(function*() {
       changes: [{ changeType: "ChargebackChanged", chargeback: { ...toChargeback(c), createdAt: c.createdAt.toISOString() } }]
     })
 
+  /** Writes the payment (locked by the command's read) with its version bumped. */
+  const bump = (p: PaymentRecord) =>
+    Effect.flatMap(paymentRepo.update({ ...p, version: p.version + 1 }, p.version), (ok) =>
+      ok ? Effect.void : new Optimistic.VersionConflict({ what: `payment ${p.invoiceID}/${p.id}` }))
+
   /** The payment is charged back by `c`: marked on the payment and recorded as an invoice event. */
   const chargeBack = (p: PaymentRecord, c: ChargebackRecord) =>
     Effect.gen(function*() {
-      if (!(yield* paymentRepo.update({ ...p, chargedBack: true, version: p.version + 1 }, p.version))) {
-        return yield* new Optimistic.VersionConflict({ what: `payment ${p.invoiceID}/${p.id}` })
-      }
+      yield* bump({ ...p, chargedBack: true })
       const change: typeof PaymentChargedBack.Type = { changeType: "PaymentChargedBack", paymentID: p.id, chargebackID: c.id }
       yield* events.append({ aggregateType: INVOICE_AGGREGATE, aggregateID: p.invoiceID, partyID: p.partyID, changes: [change] })
     })
@@ -113,14 +116,15 @@ export const make = Effect.gen(function*() {
         if (p.status !== "captured") {
           return yield* BusinessError.of("invalidPaymentStatus", `Cannot open a chargeback on a payment in status ${p.status}`)
         }
-        const existing = yield* chargebacks.listByPayment(invoiceID, paymentID)
+        // what has been taken back of the payment, one read (after its lock)
+        const { chargebacks: existing, refunds: taken } = yield* refunds.listWithChargebacks(invoiceID, paymentID)
         if (existing.some((c) => c.status === "pending")) {
           return yield* BusinessError.of("chargebackInProgress", "A chargeback of this payment is pending")
         }
         if (params.currency !== p.currency) {
           return yield* BusinessError.of("invalidRequest", `currency: the payment's currency is ${p.currency}`)
         }
-        const left = remaining(p.amount, yield* refunds.listByPayment(invoiceID, paymentID), chargedBackOf(existing))
+        const left = remaining(p.amount, taken, chargedBackOf(existing))
         const body = params.body ?? left
         if (body > left || body <= 0) return yield* BusinessError.of("invoicePaymentAmountExceeded", `Max body: ${left}`)
         yield* save(p)
@@ -158,11 +162,12 @@ export const make = Effect.gen(function*() {
         const next = decide(c, cmd)
         if (Either.isLeft(next)) return yield* next.left
         const p = yield* Contention.expected(paymentRepo.findById(invoiceID, paymentID)).pipe(Effect.flatMap(Effect.orDie))
-        const others = (yield* chargebacks.listByPayment(invoiceID, paymentID)).filter((x) => x.id !== id)
+        const taken = yield* refunds.listWithChargebacks(invoiceID, paymentID)
+        const others = taken.chargebacks.filter((x) => x.id !== id)
         if (cmd._tag === "Reopen" && others.some((x) => x.status === "pending")) {
           return yield* BusinessError.of("chargebackInProgress", "Another chargeback of this payment is pending")
         }
-        const left = remaining(p.amount, yield* refunds.listByPayment(invoiceID, paymentID), chargedBackOf(others))
+        const left = remaining(p.amount, taken.refunds, chargedBackOf(others))
         if ((cmd._tag === "Accept" || cmd._tag === "Reopen") && next.right.body > left) {
           return yield* BusinessError.of("invoicePaymentAmountExceeded", `Max body: ${left}`)
         }
@@ -209,8 +214,11 @@ export const make = Effect.gen(function*() {
           }
         }
         yield* record(updated)
-        // nothing left of the payment once this one is accepted
+        // nothing left of the payment once this one is accepted; otherwise its version is bumped
+        // all the same: a refund's settlement decides on a copy of what has been taken back of
+        // the payment, and learns it is stale from the payment's version (`RefundContext.TakenBack`)
         if (updated.status === "accepted" && left - updated.body <= 0) yield* chargeBack(p, updated)
+        else yield* bump(p)
         return updated
       }))
     }

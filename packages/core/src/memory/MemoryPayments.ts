@@ -6,6 +6,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import type { InvoiceRecord } from "../invoice/Invoice.js"
 import type { PaymentRecord } from "../payment/Payment.js"
 import { PaymentRepository } from "../ports/PaymentRepository.js"
 import { type PaymentResourceRecord, PaymentResourceRepository } from "../ports/PaymentResourceRepository.js"
@@ -46,9 +47,16 @@ export const resourcesLayerMemory: Layer.Layer<PaymentResourceRepository, never,
   PaymentResourceRepository,
   Effect.map(MemoryStore, (store) => {
     const resources = store.table<PaymentResourceRecord>("payment_resources")
+    const invoices = store.table<InvoiceRecord>("invoices")
     return {
       insert: (r) => resources.insert(r.token, r),
-      findByToken: (token) => resources.get(token)
+      findByToken: (token) => resources.get(token),
+      findWithInvoice: (partyID, invoiceID, token) =>
+        Effect.zipWith(
+          Effect.map(invoices.get(invoiceID), Option.filter((i) => i.partyID === partyID)),
+          resources.get(token),
+          (invoice, resource) => ({ invoice, resource })
+        )
     }
   })
 )

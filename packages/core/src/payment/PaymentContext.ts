@@ -21,6 +21,7 @@ import { Ids } from "../ports/Ids.js"
 import { InvoiceRepository } from "../ports/InvoiceRepository.js"
 import { Ledger } from "../ports/Ledger.js"
 import { PaymentRepository } from "../ports/PaymentRepository.js"
+import { PaymentResourceRepository } from "../ports/PaymentResourceRepository.js"
 import { Timers } from "../ports/Timers.js"
 import { Transactions } from "../ports/Transactions.js"
 import { KassaSettings } from "../Settings.js"
@@ -43,6 +44,7 @@ export const make = Effect.gen(function*() {
     invoices: yield* InvoiceService,
     shops: yield* ShopService,
     resources: yield* PaymentResources,
+    resourceRepo: yield* PaymentResourceRepository,
     vault: yield* CardVault,
     acquirer: yield* Acquirer,
     ledger: yield* Ledger,

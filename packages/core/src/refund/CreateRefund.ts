@@ -21,7 +21,7 @@ import type { PaymentRecord } from "../payment/Payment.js"
 import type { Posting } from "../ports/Ledger.js"
 import * as Ref from "../Ref.js"
 import { type RefundParams, type RefundRecord, toRefund } from "./Refund.js"
-import { planOf, type RefundContext, subjectOf } from "./RefundContext.js"
+import { planOf, type RefundContext, subjectOf, type TakenBack } from "./RefundContext.js"
 import { start } from "./RefundMachine.js"
 import * as RefundProcessing from "./RefundProcessing.js"
 
@@ -84,7 +84,7 @@ export const make = (ctx: RefundContext, kick: RefundProcessing.Kick) => {
         const partyShops = params.allocation === undefined
           ? new Set<string>()
           : new Set((yield* shops.list(PartyID.make(partyID))).map((s) => s.id as string))
-        const refund = yield* Optimistic.command(tx.withTransaction, {
+        const { refund, taken } = yield* Optimistic.command(tx.withTransaction, {
           read: paymentRepo.findById(invoiceID, paymentID).pipe(Effect.flatMap(Effect.orDie)),
           known: payment,
           update: paymentRepo.update,
@@ -107,7 +107,7 @@ export const make = (ctx: RefundContext, kick: RefundProcessing.Kick) => {
             const id = String(existing.length + 1)
             yield* claim({ invoiceID, paymentID, refundID: id })
             // Serialises refunds of one payment: a concurrent one loses this write and retries.
-            yield* save(p)
+            const saved = yield* save(p)
             const refund: RefundRecord = {
               id,
               invoiceID,
@@ -141,9 +141,11 @@ export const make = (ctx: RefundContext, kick: RefundProcessing.Kick) => {
               dueAt: new Date(at.getTime() + settings.recoveryDelayMs),
               payload: null
             })
-            return refund
+            // what its settlement decides on first, as this transaction leaves it
+            const taken: TakenBack = { payment: saved, refunds: [...existing, refund], chargebacks: takenBack.chargebacks }
+            return { refund, taken }
           }))
-        yield* kick(refund)
+        yield* kick(refund, taken)
         return refund
       }))
   })

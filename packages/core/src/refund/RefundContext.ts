@@ -6,10 +6,12 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import type { ChargebackRecord } from "../chargeback/Chargeback.js"
 import { NotFound } from "../Errors.js"
 import * as Idempotent from "../internal/idempotent.js"
 import { InvoiceChange } from "../invoice/InvoiceChange.js"
 import { AGGREGATE as INVOICE } from "../invoice/InvoiceService.js"
+import type { PaymentRecord } from "../payment/Payment.js"
 import { PaymentService } from "../payment/PaymentService.js"
 import { Acquirer } from "../ports/Acquirer.js"
 import { EventLog } from "../ports/EventLog.js"
@@ -32,6 +34,20 @@ export const subjectOf = (r: Pick<RefundRecord, "invoiceID" | "paymentID" | "id"
 
 /** The ledger plan of a refund. @since 0.1.0 */
 export const planOf = (r: Pick<RefundRecord, "invoiceID" | "paymentID" | "id">) => `refund/${subjectOf(r)}`
+
+/**
+ * What a refund's settlement decides on: its payment with what has been taken back of it. Every
+ * change of what has been taken back (a refund's or a chargeback's start, and each of their
+ * settlements) bumps the payment's version, so a settlement that writes the payment at the
+ * version it read knows the refunds and chargebacks it read with it are still current.
+ *
+ * @since 0.1.0 @category models
+ */
+export interface TakenBack {
+  readonly payment: PaymentRecord
+  readonly refunds: ReadonlyArray<RefundRecord>
+  readonly chargebacks: ReadonlyArray<ChargebackRecord>
+}
 
 /** @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {

@@ -8,14 +8,14 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Contention from "../Contention.js"
+import { NotFound } from "../Errors.js"
 import type { InvoiceChange } from "../invoice/InvoiceChange.js"
 import * as Optimistic from "../internal/optimistic.js"
 import * as Outcomes from "../Outcomes.js"
 import * as Recovery from "../Recovery.js"
 import * as Ref from "../Ref.js"
 import type { RefundError, RefundRecord } from "./Refund.js"
-import { planOf, type RefundContext, subjectOf } from "./RefundContext.js"
+import { planOf, type RefundContext, subjectOf, type TakenBack } from "./RefundContext.js"
 import { decide, type RefundCommand, refundsPayment } from "./RefundMachine.js"
 
 /** Resumes a refund's background work after a crash. @since 0.1.0 */
@@ -27,47 +27,72 @@ export const windowClosed: RefundError = {
   message: "The acquirer did not complete the refund within its retry window"
 }
 
-/** Starts `advance` in the background. @since 0.1.0 @category models */
-export type Kick = (known: RefundRecord) => Effect.Effect<void>
+/** Starts `advance` in the background, on the refund and its payment as its creation left them. @since 0.1.0 @category models */
+export type Kick = (known: RefundRecord, taken: TakenBack) => Effect.Effect<void>
 
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: RefundContext) =>
   Effect.gen(function*() {
     const endOf = (r: RefundRecord) => r.createdAt.getTime() + ctx.settings.refundRetryWindowMs
     const { acquirer, ledger, load, paymentRepo, refunds, settings, timers, tx } = ctx
+    // the payment's version is the command's: its write at that version is the check
+    const settling = (t: TakenBack) => ({ ...t, version: t.payment.version })
 
-    /** Settles a refund with the acquirer's answer, atomically with the ledger and the events. */
-    const settle = (known: RefundRecord, command: RefundCommand) => {
+    /**
+     * What a settlement decides on, read fresh: the refund's payment, then its refunds and
+     * chargebacks in a statement of their own. A retry reads the payment under
+     * `Contention.expected` (locked where storage locks), so settlements of one payment queue, and
+     * what has been taken back is read after the lock, as it stands. Unlocked, the payment's write
+     * at the version read catches any change between the two reads.
+     */
+    const readTakenBack = (r: RefundRecord) =>
+      Effect.gen(function*() {
+        const payment = yield* paymentRepo.findById(r.invoiceID, r.paymentID)
+        if (Option.isNone(payment)) return yield* NotFound.of("Payment", r.paymentID)
+        return settling({ payment: payment.value, ...(yield* refunds.listWithChargebacks(r.invoiceID, r.paymentID)) })
+      })
+
+    /**
+     * Settles a refund with the acquirer's answer, atomically with the ledger and the events. The
+     * first attempt decides on `taken`, the copy the refund's creation left (when given); the
+     * refund's write and the payment's, each at the version read, catch a stale one (every change
+     * of what has been taken back bumps the payment's version: `TakenBack`), and the command runs
+     * again on a fresh read. So no read waits on the payment's lock in the statement that takes
+     * it: two refunds settling at once cannot both miss the other's success (the second one's
+     * payment write loses and reads again). The payment's write comes first, then the refund's,
+     * then the ledger's locks, as at a refund's creation: one order, no deadlock.
+     */
+    const settle = (known: RefundRecord, command: RefundCommand, taken?: TakenBack) => {
       const { invoiceID, paymentID } = known
       return Optimistic.command(tx.withTransaction, {
-        read: load(invoiceID, paymentID, known.id),
-        known,
-        update: refunds.update,
-        what: `refund ${subjectOf(known)}`
-      }, ({ current: r, save, unchanged }) =>
+        read: readTakenBack(known),
+        known: taken === undefined ? undefined : settling(taken),
+        update: (next, expected) => paymentRepo.update({ ...next.payment, version: next.version }, expected),
+        what: `payment ${invoiceID}/${paymentID}`
+      }, ({ current, save, unchanged }) =>
         Effect.gen(function*() {
+          const r = current.refunds.find((x) => x.id === known.id)
+          if (r === undefined) return yield* NotFound.of("Refund", known.id)
           const { changes, state } = decide(r, command)
           if (changes.length === 0) {
             yield* unchanged
             return { refund: r, settled: undefined }
           }
-          const updated = yield* save({ ...r, ...state })
+          const updated: RefundRecord = { ...r, ...state, version: r.version + 1 }
           const all: Array<InvoiceChange> = [...changes]
-          if (updated.status === "succeeded") {
-            // The payment before the ledger, as a refund's creation takes them: one order, no deadlock.
-            const p = yield* Contention.expected(paymentRepo.findById(invoiceID, paymentID)).pipe(Effect.flatMap(Effect.orDie))
-            yield* ledger.commit(planOf(r))
-            const payment = { ...p, ...(yield* refunds.listWithChargebacks(invoiceID, paymentID)) }
-            if (refundsPayment(payment)) {
-              const at = new Date(yield* Clock.currentTimeMillis)
-              if (!(yield* paymentRepo.update({ ...p, status: "refunded", statusChangedAt: at, version: p.version + 1 }, p.version))) {
-                return yield* new Optimistic.VersionConflict({ what: `payment ${invoiceID}/${paymentID}` })
-              }
-              all.push({ changeType: "PaymentStatusChanged", paymentID, status: "refunded" })
-            }
+          const p = current.payment
+          const after = { ...p, refunds: current.refunds.map((x) => (x.id === r.id ? updated : x)), chargebacks: current.chargebacks }
+          if (updated.status === "succeeded" && refundsPayment(after)) {
+            const at = new Date(yield* Clock.currentTimeMillis)
+            yield* save({ ...current, payment: { ...p, status: "refunded", statusChangedAt: at } })
+            all.push({ changeType: "PaymentStatusChanged", paymentID, status: "refunded" })
           } else {
-            yield* ledger.rollback(planOf(r))
+            yield* save(current)
           }
+          if (!(yield* refunds.update(updated, r.version))) {
+            return yield* new Optimistic.VersionConflict({ what: `refund ${subjectOf(r)}` })
+          }
+          yield* (updated.status === "succeeded" ? ledger.commit(planOf(r)) : ledger.rollback(planOf(r)))
           yield* ctx.appendToInvoice(r.partyID, invoiceID, all)
           yield* timers.cancel(ADVANCE_TIMER, subjectOf(r))
           return { refund: updated, settled: { status: updated.status, paymentRefunded: all.length > changes.length } }
@@ -80,7 +105,7 @@ export const make = (ctx: RefundContext) =>
         ))
     }
 
-    const advance = (invoiceID: string, paymentID: string, id: string, known?: RefundRecord): Effect.Effect<void> =>
+    const advance = (invoiceID: string, paymentID: string, id: string, known?: RefundRecord, taken?: TakenBack): Effect.Effect<void> =>
       Effect.gen(function*() {
         const r = known ?? (yield* load(invoiceID, paymentID, id))
         if (r.status !== "pending") return yield* timers.cancel(ADVANCE_TIMER, subjectOf(r))
@@ -89,7 +114,8 @@ export const make = (ctx: RefundContext) =>
           r,
           result._tag === "Done"
             ? { _tag: "Succeeded" }
-            : { _tag: "Failed", error: { code: result.error.code, message: result.message } }
+            : { _tag: "Failed", error: { code: result.error.code, message: result.message } },
+          taken
         )
       }).pipe(
         Effect.catchAll((e) => Effect.logWarning("refund step refused", e)),
@@ -114,7 +140,7 @@ export const make = (ctx: RefundContext) =>
         yield* tx.background(advance(invoiceID, paymentID, refundID))
       }))
 
-    const kick: Kick = (r) => tx.background(advance(r.invoiceID, r.paymentID, r.id, r))
+    const kick: Kick = (r, taken) => tx.background(advance(r.invoiceID, r.paymentID, r.id, r, taken))
 
     return { advance, kick } as const
   })

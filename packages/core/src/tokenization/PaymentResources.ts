@@ -148,12 +148,13 @@ export const make = Effect.gen(function*() {
 
   /**
    * The resource a payer names: `invalidPaymentToolToken` for an unknown, expired or other
-   * party's token, `invalidPaymentSession` for a session that is not the token's.
+   * party's token, `invalidPaymentSession` for a session that is not the token's. `known`: the
+   * token's resource as the caller read it already (`PaymentResourceRepository.findWithInvoice`).
    */
   const resolve = Traced.fn("PaymentResources.resolve")(
-    function*(partyID: string, token: string | undefined, session: string | undefined) {
+    function*(partyID: string, token: string | undefined, session: string | undefined, known?: Option.Option<PaymentResourceRecord>) {
       if (token === undefined) return yield* BusinessError.of("invalidPaymentToolToken", "paymentToolToken: is missing")
-      const found = yield* resources.findByToken(token)
+      const found = known ?? (yield* resources.findByToken(token))
       const now = yield* Clock.currentTimeMillis
       if (Option.isNone(found) || found.value.partyID !== partyID) {
         return yield* BusinessError.of("invalidPaymentToolToken", "paymentToolToken: unknown token")

@@ -7,8 +7,10 @@ import { assert, describe, it } from "@effect/vitest"
 import { ChargebackService } from "@kassa/core/chargeback/ChargebackService"
 import { ChargebackCommand } from "@kassa/core/chargeback/Chargeback"
 import { PaymentService } from "@kassa/core/payment/PaymentService"
+import { PaymentRepository } from "@kassa/core/ports/PaymentRepository"
 import { RefundService } from "@kassa/core/refund/RefundService"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Arrange from "../support/Arrange.js"
 import { businessCode } from "../support/Expect.js"
 import * as MemoryKassa from "../support/MemoryKassa.js"
@@ -90,6 +92,24 @@ describe("ChargebackService: chargebacks and balances", () => {
         yield* businessCode((yield* RefundService).create(m.partyID, invoice.id, payment.id, { amount: 1 })),
         "invoicePaymentAmountExceeded"
       )
+    }).pipe(Effect.provide(MemoryKassa.layer)))
+
+  it.effect("every decision on a chargeback bumps its payment's version (a refund's settlement knows its copy is stale by it)", () =>
+    Effect.gen(function*() {
+      const { chargeback, invoice, payment } = yield* chargedBack
+      const chargebacks = yield* ChargebackService
+      const version = Effect.map(
+        Effect.flatMap(PaymentRepository, (r) => r.findById(invoice.id, payment.id)),
+        (p) => Option.getOrThrow(p).version
+      )
+      const opened = yield* version
+      yield* chargebacks.command(invoice.id, payment.id, chargeback.id, ChargebackCommand.Reject({}))
+      assert.strictEqual(yield* version, opened + 1)
+      yield* chargebacks.command(invoice.id, payment.id, chargeback.id, ChargebackCommand.Reopen({}))
+      assert.strictEqual(yield* version, opened + 2)
+      yield* chargebacks.command(invoice.id, payment.id, chargeback.id, ChargebackCommand.Accept({}))
+      assert.strictEqual(yield* version, opened + 3)
+      assert.isNotTrue((yield* (yield* PaymentService).get(invoice.partyID, invoice.id, payment.id)).chargedBack)
     }).pipe(Effect.provide(MemoryKassa.layer)))
 
   it.effect("a chargeback above what refunds left of the payment is refused", () =>

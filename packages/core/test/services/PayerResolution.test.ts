@@ -51,6 +51,22 @@ const lastAuthorization = Effect.map(
 )
 
 describe("payer resolution: payment resources", () => {
+  it.effect("the invoice comes first: another party's or an unknown invoice is not found, whatever the token", () =>
+    Effect.gen(function*() {
+      const m = yield* Arrange.merchant
+      const other = yield* Arrange.merchantNamed("other")
+      const inv = yield* Arrange.invoice(other, 1_000)
+      const payer = yield* Arrange.cardPayer(m.partyID)
+      const unknownToken = { ...payer, paymentToolToken: "pt.no-such-token" }
+      for (const [invoiceID, p] of [[inv.id, payer], [inv.id, unknownToken], ["no-such-invoice", payer], ["no-such-invoice", unknownToken]] as const) {
+        const error = yield* Effect.flip(Arrange.startPayment(m, invoiceID, { payer: p }))
+        assert.deepInclude(error, { _tag: "NotFound", message: `Invoice not found: ${invoiceID}` })
+      }
+      // the invoice's own party pays with its own token
+      const own = yield* Arrange.startPayment(other, inv.id, { payer: yield* Arrange.cardPayer(other.partyID) })
+      assert.strictEqual(own.status, "pending")
+    }).pipe(Effect.provide(MemoryKassa.layer)))
+
   it.effect("a token of another party is unknown", () =>
     Effect.gen(function*() {
       const m = yield* Arrange.merchant

@@ -6,9 +6,11 @@ import { assert, describe, it } from "@effect/vitest"
 import { InvoiceService } from "@kassa/core/invoice/InvoiceService"
 import * as Scripted from "@kassa/core/memory/ScriptedAcquirer"
 import { PaymentService } from "@kassa/core/payment/PaymentService"
+import { RefundRepository } from "@kassa/core/ports/RefundRepository"
 import { RefundService } from "@kassa/core/refund/RefundService"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as Arrange from "../support/Arrange.js"
 import { businessCode } from "../support/Expect.js"
 import * as MemoryKassa from "../support/MemoryKassa.js"
@@ -101,6 +103,30 @@ describe("RefundService: refunds against the remainder", () => {
       assert.deepInclude(refused[0]!.left, { _tag: "BusinessError", code: "invoicePaymentAmountExceeded" })
       const listed = yield* refunds.list(m.partyID, invoice.id, payment.id)
       assert.deepStrictEqual(listed.map((r) => [r.id, r.status]), [["1", "succeeded"]])
+    }).pipe(Effect.provide(MemoryKassa.layer)))
+
+  it.effect("a settlement decided on a stale copy reads again: two refunds that empty the payment, settled on one copy, refund it", () =>
+    Effect.gen(function*() {
+      const { invoice, m, payment } = yield* captured
+      yield* Arrange.paidInvoice(m, 10_000) // the fees of both
+      const acquirer = yield* ScriptedAcquirer
+      yield* acquirer.script.refund(Scripted.hang, Scripted.hang)
+      const refunds = yield* RefundService
+      const first = yield* refunds.create(m.partyID, invoice.id, payment.id, { amount: 4_000 })
+      const second = yield* refunds.create(m.partyID, invoice.id, payment.id, { amount: 6_000 })
+      yield* acquirer.awaitCalls("refund", 2)
+      // both pending, as each settlement's copy has them; the first one settled makes it stale
+      const copy = Option.getOrThrow(yield* (yield* RefundRepository).findPaymentOfParty(m.partyID, invoice.id, payment.id))
+      assert.deepStrictEqual(copy.refunds.map((r) => r.status), ["pending", "pending"])
+      yield* refunds.advance(invoice.id, payment.id, second.id, second, copy)
+      assert.strictEqual((yield* (yield* PaymentService).get(m.partyID, invoice.id, payment.id)).status, "captured")
+      yield* refunds.advance(invoice.id, payment.id, first.id, first, copy)
+      const listed = yield* refunds.list(m.partyID, invoice.id, payment.id)
+      assert.deepStrictEqual(listed.map((r) => r.status), ["succeeded", "succeeded"])
+      assert.strictEqual((yield* (yield* PaymentService).get(m.partyID, invoice.id, payment.id)).status, "refunded")
+      const types = yield* Arrange.changeTypes(m.partyID, invoice.id)
+      assert.deepStrictEqual(types.filter((t) => t === "PaymentStatusChanged").length, 3) // processed, captured, refunded
+      assert.strictEqual(yield* Arrange.ledgerTotal(m), 0)
     }).pipe(Effect.provide(MemoryKassa.layer)))
 
   it.effect("a refund the acquirer declines fails, gives the shop's money back and frees the remainder", () =>

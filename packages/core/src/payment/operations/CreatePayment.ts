@@ -11,7 +11,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { isInForce } from "../../contract/Contract.js"
 import * as Deadline from "../../Deadline.js"
-import { BusinessError } from "../../Errors.js"
+import { BusinessError, NotFound } from "../../Errors.js"
 import { PartyID, ShopID } from "../../Ids.js"
 import { canonicalJson } from "../../internal/canonical.js"
 import * as Optimistic from "../../internal/optimistic.js"
@@ -41,7 +41,7 @@ const fingerprint = (invoiceID: string, params: PaymentParams, toolKey: unknown)
 
 /** @since 0.1.0 @category constructors */
 export const make = (ctx: PaymentContext, kick: Kick) => {
-  const { externalIDs, invoiceRepo, invoices, load, now, payments, settings, shops, timers, tx } = ctx
+  const { externalIDs, invoiceRepo, invoices, load, now, payments, resourceRepo, settings, shops, timers, tx } = ctx
   const resolvePayer = ResolvePayer.make(ctx)
 
   /** Its `externalID` is looked up in `namespace` (the party's own unless an access token sent it). */
@@ -51,7 +51,14 @@ export const make = (ctx: PaymentContext, kick: Kick) => {
     params: PaymentParams,
     namespace: string = PARTY_NAMESPACE
   ) {
-    const invoice = yield* invoices.get(partyID, invoiceID)
+    // a resource payer's resource is read with the invoice, one look-up
+    const token = params.payer.payerType === "PaymentResourcePayer" ? params.payer.paymentToolToken : undefined
+    const start = token === undefined ? undefined : yield* resourceRepo.findWithInvoice(partyID, invoiceID, token)
+    const invoice = start === undefined
+      ? yield* invoices.get(partyID, invoiceID)
+      : Option.isSome(start.invoice)
+      ? start.invoice.value
+      : yield* NotFound.of("Invoice", invoiceID)
     const at = yield* now
     const deadline = params.processingDeadline === undefined
       ? Option.some(new Date(at.getTime() + settings.defaultProcessingDeadlineMs))
@@ -61,7 +68,7 @@ export const make = (ctx: PaymentContext, kick: Kick) => {
     }
     const { contract, institution } = yield* shops.requireActiveWithTerms(PartyID.make(partyID), ShopID.make(invoice.shopID))
     if (!isInForce(contract, at)) return yield* BusinessError.of("invalidContractStatus", "The contract is not in force")
-    const payer = yield* resolvePayer(partyID, invoice, institution, params.payer)
+    const payer = yield* resolvePayer(partyID, invoice, institution, params.payer, start?.resource)
 
     const flow: PaymentRecord["flow"] = params.flow.type === "PaymentFlowHold"
       ? {

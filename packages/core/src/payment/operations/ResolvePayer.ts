@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { BusinessError, type NotFound } from "../../Errors.js"
 import type { InvoiceRecord } from "../../invoice/Invoice.js"
+import type { PaymentResourceRecord } from "../../ports/PaymentResourceRepository.js"
 import { cardAllowed, type PaymentInstitutionRecord } from "../../reference/Reference.js"
 import type { PayerParams, PaymentRecord } from "../Payment.js"
 import type { PaymentContext } from "../PaymentContext.js"
@@ -37,12 +38,14 @@ export const make = ({ customers, invoices, load, resources }: PaymentContext) =
   partyID: string,
   invoice: InvoiceRecord,
   institution: PaymentInstitutionRecord,
-  payer: PayerParams
+  payer: PayerParams,
+  /** The payer's resource as read with the invoice, if it was. */
+  known?: Option.Option<PaymentResourceRecord>
 ): Effect.Effect<ResolvedPayer, BusinessError | NotFound> =>
   Effect.gen(function*() {
     switch (payer.payerType) {
       case "PaymentResourcePayer": {
-        const resource = yield* resources.resolve(partyID, payer.paymentToolToken, payer.paymentSession)
+        const resource = yield* resources.resolve(partyID, payer.paymentToolToken, payer.paymentSession, known)
         const method = institution.terms.paymentMethods.find((m) => m.method === resource.tool.type)
         if (
           method === undefined ||

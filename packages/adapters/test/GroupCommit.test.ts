@@ -179,7 +179,7 @@ describe("Group commit (SQLite)", () => {
   it.scoped("a group's COMMIT runs on a unit's own fiber: a transaction forks none", () =>
     Effect.gen(function*() {
       const { grouped, r } = yield* groupedOn(64)
-      const together = (unit: (x: number) => Effect.Effect<unknown>) =>
+      const together = <E>(unit: (x: number) => Effect.Effect<unknown, E>) =>
         Effect.forEach(units(3), unit, { concurrency: "unbounded", discard: true })
       const bare = new Forks()
       yield* Effect.supervised(together(() => Effect.void), bare)

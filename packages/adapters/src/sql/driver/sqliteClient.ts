@@ -1,10 +1,10 @@
 /**
  * @internal
  * The SQLite `SqlClient`: `@effect/sql-sqlite-node`'s client, on a connection the driver owns.
- * That client looks each statement up in an Effect `Cache` with a time to live, which reads the
- * clock and takes a dozen Effect steps per statement, and runs it in another two; here the
- * connection keeps its prepared statements in a map (the least recently used dropped past
- * `prepared`), and a statement runs in one step. Everything above the connection (statements,
+ * That client looks each statement up in an Effect `Cache` with a time to live, several Effect
+ * steps and a read of the clock per statement, then runs it in two more; here the connection
+ * keeps its prepared statements in a map (the least recently used dropped past `prepared`), and
+ * a statement runs in one step. Everything above the connection (statements,
  * transactions, spans when tracing, statement transformers) is `@effect/sql`'s, as before.
  */
 import * as Reactivity from "@effect/experimental/Reactivity"

@@ -6,7 +6,6 @@
  */
 import { SqlError } from "@effect/sql/SqlError"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
@@ -20,6 +19,7 @@ import * as path from "node:path"
 import pg from "pg"
 import * as SqlDriver from "./sql/driver/Driver.js"
 import { nameHotStatements } from "./sql/driver/preparedStatements.js"
+import * as SqliteClient from "./sql/driver/sqliteClient.js"
 
 /** @since 0.1.0 @category models */
 export type DatabaseConfig =
@@ -213,7 +213,8 @@ export class PoolStats extends Context.Tag("kassa/PoolStats")<PoolStats, { reado
 
 /**
  * The `SqlClient` of `config` with its `SqlDriver`: the one place the driver is configured (on
- * PostgreSQL its pool also names hot statements, unless `preparedStatements` is false).
+ * PostgreSQL its pool also names hot statements, unless `preparedStatements` is false; on SQLite
+ * the client's connection is the driver's own, `sqliteClient.ts`).
  *
  * @since 0.1.0 @category layers
  */
@@ -240,5 +241,5 @@ const client = (config: DatabaseConfig) => {
     filename: config.filename,
     transformQueryNames,
     transformResultNames
-  }).pipe(Layer.orDie, Layer.merge(Layer.succeed(PoolStats, { read: () => undefined })))
+  }).pipe(Layer.merge(Layer.succeed(PoolStats, { read: () => undefined })))
 }

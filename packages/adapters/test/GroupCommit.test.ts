@@ -2,7 +2,6 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type * as SqlConnection from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { RandomIds } from "@kassa/adapters"
 import { Timers } from "@kassa/core/ports/Timers"
 import { Transactions } from "@kassa/core/ports/Transactions"
@@ -12,10 +11,12 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import * as Supervisor from "effect/Supervisor"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as GroupCommit from "../src/sql/driver/groupCommit.js"
+import * as SqliteClient from "../src/sql/driver/sqliteClient.js"
 import { insert } from "../src/sql/driver/writes.js"
 
 const TIMER = "group.test"
@@ -110,6 +111,17 @@ const sqlite = Layer.unwrapScoped(Effect.gen(function*() {
 
 const units = (n: number) => Array.from({ length: n }, (_, i) => i + 1)
 
+/** Counts the fibers started under it. */
+class Forks extends Supervisor.AbstractSupervisor<number> {
+  started = 0
+  get value() {
+    return Effect.sync(() => this.started)
+  }
+  override onStart() {
+    this.started++
+  }
+}
+
 describe("Group commit (SQLite)", () => {
   it.scoped("transactions that arrive together share one COMMIT, each in its savepoint; a failed one is rolled back alone", () =>
     Effect.gen(function*() {
@@ -162,6 +174,22 @@ describe("Group commit (SQLite)", () => {
       yield* grouped(r.insert(2))
       assert.strictEqual(r.count("COMMIT"), 2)
       assert.deepStrictEqual(yield* r.rows, [1, 2])
+    }).pipe(Effect.provide(sqlite)))
+
+  it.scoped("a group's COMMIT runs on a unit's own fiber: a transaction forks none", () =>
+    Effect.gen(function*() {
+      const { grouped, r } = yield* groupedOn(64)
+      const together = <E>(unit: (x: number) => Effect.Effect<unknown, E>) =>
+        Effect.forEach(units(3), unit, { concurrency: "unbounded", discard: true })
+      const bare = new Forks()
+      yield* Effect.supervised(together(() => Effect.void), bare)
+      const forks = new Forks()
+      yield* Effect.supervised(grouped(r.insert(1)), forks)
+      yield* Effect.supervised(together((x) => grouped(r.insert(x + 1))), forks)
+      assert.strictEqual(r.count("COMMIT"), 2, r.log.join("\n"))
+      // the concurrent units' own fibers, nothing else
+      assert.strictEqual(yield* forks.value, yield* bare.value)
+      assert.deepStrictEqual(yield* r.rows, units(4))
     }).pipe(Effect.provide(sqlite)))
 
   it.scoped("a statement waiting for the connection gets it between two groups, not after all of them", () =>

@@ -13,6 +13,7 @@ import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import { opens, rows } from "../src/sql/driver/reads.js"
+import { inserting, writeAll } from "../src/sql/driver/writes.js"
 import { withStatementTexts } from "./statementTexts.js"
 
 /** `effect` as the server runs it: without tracing. */
@@ -88,6 +89,34 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(yield* untraced(rows(statement)), [{ one: 1 }])
         assert.deepStrictEqual(yield* untraced(rows(statement)), [{ one: 1 }])
         assert.deepStrictEqual([opened, closed], [2, 2])
+      }))
+
+    it.effect("outside a transaction a write whose answer nobody reads runs as a read does: no scope, unless traced", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const scoped: Array<boolean> = []
+        const acquirer = Effect.map(Effect.serviceOption(Scope.Scope), (scope) => {
+          scoped.push(Option.isSome(scope))
+          return fakeConnection
+        }) as SqlConnection.Connection.Acquirer
+        const write = inserting("events", statementOf(acquirer))
+        yield* untraced(writeAll(sql, [write]))
+        yield* untraced(writeAll(sql, [write]))
+        // traced, it goes through `@effect/sql` (its span, in its statement's scope)
+        yield* Effect.withTracerEnabled(writeAll(sql, [write]), true)
+        assert.deepStrictEqual(scoped, [false, false, true])
+      }))
+
+    it.effect("a statement transformer (statement counting) still sees every write whose answer nobody reads", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const x = `inv-${RandomIds.make()}`
+        const [, texts] = yield* untraced(withStatementTexts(
+          writeAll(sql, [inserting("idempotency_keys", sql`INSERT INTO idempotency_keys ${
+            sql.insert({ partyId: x, namespace: "n", operation: "o", externalId: x, entityId: x, fingerprint: "f", createdAt: 0 })
+          }`)])
+        ))
+        assert.deepStrictEqual(texts.map((t) => t.trim().split(" ").slice(0, 3).join(" ")), ["INSERT INTO idempotency_keys"])
       }))
 
     it.effect("a statement transformer (statement counting) still sees every read", () =>

@@ -139,13 +139,14 @@ export const make = (
           const signals: Array<() => void> = []
           const done = yield* Effect.exit(inSavepoint(g, effect, restore, signals))
           // The group's own statements failed: nothing in it can be trusted to commit.
+          let plans = false
           if (Exit.isFailure(done)) yield* end(done.cause)
           else if (g.units >= options.maxUnits) yield* end()
-          else if (waiting === 0 && !g.planned) {
-            g.planned = true
-            yield* Effect.forkDaemon(Effect.zipRight(nextTurn, endLater(g)))
-          }
+          else if (waiting === 0 && !g.planned) plans = g.planned = true
           yield* mutex.release(1)
+          // The unit that plans the COMMIT runs it itself (it waits for it anyway, uninterruptibly):
+          // a fiber forked for it would cost a copy of the fiber's refs per group.
+          if (plans) yield* Effect.zipRight(nextTurn, endLater(g))
           yield* Effect.orDie(Deferred.await(g.committed))
           if (Exit.isFailure(done)) return yield* Effect.failCause(done.cause)
           // the unit's own outcome: its signals go only if it kept its writes

@@ -3,13 +3,15 @@
  * A transaction's fiber refs (its connection in the context, its held writes, its statement
  * transformer), set for the transaction and put back after it. `Effect.locally` and
  * `Effect.provideService` open an uninterruptible region each, about a dozen Effect steps and two
- * copies of the fiber's refs; a transaction, already uninterruptible, sets them in one step each.
+ * copies of the fiber's refs; a transaction, already uninterruptible, sets them all in the step
+ * it is in, and puts them back in one more (as `FiberRef.set` does, ref by ref, on the fiber).
  */
 import type * as SqlConnection from "@effect/sql/SqlConnection"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type * as Exit from "effect/Exit"
+import type * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 
 /** @internal A fiber ref and the value it takes. */
@@ -22,10 +24,15 @@ export const connection = (
   depth: number
 ): Local => [FiberRef.currentContext, Context.add(context, SqlClient.TransactionConnection, [conn, depth])]
 
-const setAll = (locals: ReadonlyArray<Local>): Effect.Effect<void> => {
-  let set: Effect.Effect<void> = Effect.void
-  for (const [ref, value] of locals) set = Effect.zipRight(set, FiberRef.set(ref, value))
-  return set
+/** Effect's fiber, with the method `FiberRef.set` calls on it (its public type does not show it). */
+interface Settable {
+  readonly setFiberRef: <A>(ref: FiberRef.FiberRef<A>, value: A) => void
+}
+
+/** Sets every ref of `locals` on `fiber`, in the one step the caller is in (as `FiberRef.set` does, ref by ref). */
+const setOn = <A, E>(fiber: Fiber.RuntimeFiber<A, E>, locals: ReadonlyArray<Local>): Effect.Effect<void> => {
+  for (const [ref, value] of locals) (fiber as unknown as Settable).setFiberRef(ref, value)
+  return Effect.void
 }
 
 /**
@@ -41,5 +48,6 @@ export const exitWith = <A, E, R>(
   Effect.withFiberRuntime((fiber) => {
     const set = locals(fiber.getFiberRef(FiberRef.currentContext))
     const saved = set.map(([ref]): Local => [ref, fiber.getFiberRef(ref)])
-    return Effect.zipRight(setAll(set), Effect.zipLeft(Effect.exit(effect), setAll(saved)))
+    setOn(fiber, set)
+    return Effect.zipLeft(Effect.exit(effect), Effect.withFiberRuntime((after) => setOn(after, saved)))
   })

@@ -1,12 +1,12 @@
 /**
  * @internal
- * Reads run on their connection without `@effect/sql`'s per-statement span when nothing would
- * see it: the fiber does not trace and no statement transformer is set but a PostgreSQL
- * transaction's (whose held writes the read sends first when it may not pass them, as that
- * transformer would): a span (a no-op one too) and the statement's own scope cost about thirty
- * Effect steps, a polled read's largest share. Anything else (statement counting, tracing), or a
- * statement this module cannot open (another `SqlClient` implementation), runs as `@effect/sql`
- * runs it.
+ * Reads (and the statements of writes whose answers nobody reads, `writes.ts`) run on their
+ * connection without `@effect/sql`'s per-statement span when nothing would see it: the fiber
+ * does not trace and no statement transformer is set but a PostgreSQL transaction's (whose held
+ * writes the read sends first when it may not pass them, as that transformer would): a span (a
+ * no-op one too) and the statement's own scope cost about thirty Effect steps, a polled read's
+ * largest share. Anything else (statement counting, tracing), or a statement this module cannot
+ * open (another `SqlClient` implementation), runs as `@effect/sql` runs it.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type * as SqlConnection from "@effect/sql/SqlConnection"

@@ -33,6 +33,7 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Batcher from "./batcher.js"
 import * as Locals from "./locals.js"
+import { rows } from "./reads.js"
 import * as Signals from "./Signals.js"
 import { currentWork, withWork } from "./Statements.js"
 
@@ -197,8 +198,13 @@ const asCtes = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>) => {
 /** PostgreSQL's division_by_zero: only the checks' guard (`asCtes`) divides. */
 const checkFailed = (error: SqlError): boolean => (error.cause as { readonly code?: unknown } | undefined)?.code === "22012"
 
+/**
+ * The writes' statement, run as the driver runs a read (`rows`): on its connection, past
+ * `@effect/sql`'s span and scope, unless the fiber traces or a statement transformer (counting)
+ * must see it.
+ */
 const sendCombined = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Effect.Effect<void, SqlError> => {
-  const sent = Effect.asVoid(combine(sql, writes))
+  const sent = Effect.asVoid(rows(combine(sql, writes) as Statement.Statement<object>))
   return writes.some((write) => write.checked)
     ? Effect.catchIf(sent, checkFailed, () => Effect.die(new Contention.Conflict()))
     : sent
@@ -317,7 +323,7 @@ export const writeAll = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>)
       : held === undefined
       ? Effect.orDie(sql.onDialectOrElse({
         pg: () => sendCombined(sql, writes),
-        orElse: () => Effect.forEach(writes, (write) => alone(sql, write), { discard: true })
+        orElse: () => Effect.forEach(writes, (write) => rows(alone(sql, write) as Statement.Statement<object>), { discard: true })
       }))
       : isDirect(held)
       ? Effect.orDie(Effect.forEach(writes, (write) => runDirect(held, alone(sql, write)), { discard: true }))

@@ -1,0 +1,147 @@
+/**
+ * @internal
+ * The SQLite `SqlClient`: `@effect/sql-sqlite-node`'s client, on a connection the driver owns.
+ * That client looks each statement up in an Effect `Cache` with a time to live, several Effect
+ * steps and a read of the clock per statement, then runs it in two more; here the connection
+ * keeps its prepared statements in a map (the least recently used dropped past `prepared`), and
+ * a statement runs in one step. Everything above the connection (statements,
+ * transactions, spans when tracing, statement transformers) is `@effect/sql`'s, as before.
+ */
+import * as Reactivity from "@effect/experimental/Reactivity"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { Connection } from "@effect/sql/SqlConnection"
+import { SqlError } from "@effect/sql/SqlError"
+import * as Statement from "@effect/sql/Statement"
+import Sqlite from "better-sqlite3"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+
+/** @internal */
+export interface Options {
+  readonly filename: string
+  readonly transformQueryNames?: ((name: string) => string) | undefined
+  readonly transformResultNames?: ((name: string) => string) | undefined
+  /** Prepared statements kept at most (default 200, as `@effect/sql-sqlite-node`'s cache). */
+  readonly prepared?: number | undefined
+}
+
+/**
+ * @internal
+ * `prepare` remembered per text, at most `capacity` texts: a text used again moves to the back,
+ * and the front one (the least recently used) is dropped for a new one. A text that fails to
+ * prepare is not kept.
+ */
+export const keep = <S>(prepare: (text: string) => S, capacity: number) => {
+  const kept = new Map<string, S>()
+  return (text: string): S => {
+    let statement = kept.get(text)
+    if (statement !== undefined) {
+      kept.delete(text)
+    } else {
+      statement = prepare(text)
+      if (kept.size >= capacity) kept.delete(kept.keys().next().value!)
+    }
+    kept.set(text, statement)
+    return statement
+  }
+}
+
+const failed = (cause: unknown, message: string) => Effect.fail(new SqlError({ cause, message }))
+
+const connect = (options: Options) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const db = new Sqlite(options.filename)
+      db.pragma("journal_mode = WAL")
+      return db
+    }),
+    (db) => Effect.sync(() => db.close())
+  ).pipe(Effect.map((db): Connection => {
+    const prepared = keep((text) => db.prepare(text), options.prepared ?? 200)
+
+    /** The statement's rows (or, `raw`, a write's result), in one step. */
+    const run = (
+      text: string,
+      params: ReadonlyArray<unknown>,
+      raw: boolean,
+      transformRows?: (<A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray<A>) | undefined,
+      statementOf: (text: string) => Sqlite.Statement = prepared
+    ) =>
+      Effect.withFiberRuntime<ReadonlyArray<any>, SqlError>((fiber) => {
+        let statement: Sqlite.Statement
+        try {
+          statement = statementOf(text)
+        } catch (cause) {
+          return failed(cause, "Failed to prepare statement ")
+        }
+        try {
+          if (Context.get(fiber.currentContext, SqlClient.SafeIntegers)) statement.safeIntegers(true)
+          if (statement.reader) {
+            const rows = statement.all(...params) as ReadonlyArray<object>
+            return Effect.succeed(transformRows === undefined ? rows : transformRows(rows))
+          }
+          const result = statement.run(...params)
+          return Effect.succeed(raw ? result as unknown as ReadonlyArray<any> : [])
+        } catch (cause) {
+          return failed(cause, "Failed to execute statement")
+        }
+      })
+
+    return {
+      execute: (text, params, transformRows) => run(text, params, false, transformRows),
+      executeRaw: (text, params) => run(text, params, true),
+      executeValues: (text, params) =>
+        Effect.suspend(() => {
+          let statement: Sqlite.Statement
+          try {
+            statement = prepared(text)
+          } catch (cause) {
+            return failed(cause, "Failed to prepare statement ")
+          }
+          try {
+            if (!statement.reader) {
+              statement.run(...params)
+              return Effect.succeed([])
+            }
+            statement.raw(true)
+            return Effect.succeed(statement.all(...params) as ReadonlyArray<ReadonlyArray<unknown>>)
+          } catch (cause) {
+            return failed(cause, "Failed to execute statement")
+          } finally {
+            if (statement.reader) statement.raw(false)
+          }
+        }),
+      executeUnprepared: (text, params, transformRows) => run(text, params ?? [], false, transformRows, (text) => db.prepare(text)),
+      executeStream: () => Effect.dieMessage("executeStream not implemented")
+    }
+  }))
+
+/**
+ * @internal
+ * The client on one connection, as `@effect/sql-sqlite-node`'s: a statement outside a
+ * transaction waits for it, and a transaction holds it until it ends.
+ */
+export const make = (options: Options) =>
+  Effect.gen(function*() {
+    const connection = yield* connect(options)
+    const semaphore = yield* Effect.makeSemaphore(1)
+    return yield* SqlClient.make({
+      acquirer: semaphore.withPermits(1)(Effect.succeed(connection)),
+      transactionAcquirer: Effect.uninterruptibleMask((restore) =>
+        Effect.as(
+          Effect.zipRight(restore(semaphore.take(1)), Effect.addFinalizer(() => semaphore.release(1))),
+          connection
+        )
+      ),
+      compiler: Statement.makeCompilerSqlite(options.transformQueryNames),
+      spanAttributes: [["db.system.name", "sqlite"]],
+      transformRows: options.transformResultNames === undefined
+        ? undefined
+        : Statement.defaultTransforms(options.transformResultNames).array
+    })
+  })
+
+/** @internal The client as the `SqlClient`. */
+export const layer = (options: Options): Layer.Layer<SqlClient.SqlClient> =>
+  Layer.scoped(SqlClient.SqlClient, make(options)).pipe(Layer.provide(Reactivity.layer))

@@ -1,0 +1,48 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as FiberRef from "effect/FiberRef"
+import * as RuntimeFlags from "effect/RuntimeFlags"
+import * as RuntimeFlagsPatch from "effect/RuntimeFlagsPatch"
+import * as Supervisor from "effect/Supervisor"
+import * as Locals from "../src/sql/driver/locals.js"
+
+const refs = Array.from({ length: 5 }, (_, i) => FiberRef.unsafeMake(`outside ${i}`))
+const values = refs.map((ref) => FiberRef.get(ref))
+
+/** Counts the run loop's steps of the fibers under it (with the `OpSupervision` flag on). */
+class Steps extends Supervisor.AbstractSupervisor<number> {
+  steps = 0
+  get value() {
+    return Effect.sync(() => this.steps)
+  }
+  override onEffect() {
+    this.steps++
+  }
+}
+
+/** `effect` with the first `n` refs set to `inside …`. */
+const withRefs = <A, E>(n: number, effect: Effect.Effect<A, E>) =>
+  Locals.exitWith(() => refs.slice(0, n).map((ref, i): Locals.Local => [ref, `inside ${i}`]), effect)
+
+describe("A transaction's fiber refs", () => {
+  it.effect("are set for the effect and put back after it, after a failure too", () =>
+    Effect.gen(function*() {
+      const inside = yield* withRefs(5, Effect.all(values))
+      assert.deepStrictEqual(inside, Exit.succeed(refs.map((_, i) => `inside ${i}`)))
+      const failed = yield* withRefs(5, Effect.zipRight(Effect.all(values), Effect.fail("no")))
+      assert.deepStrictEqual(failed, Exit.fail("no"))
+      assert.deepStrictEqual(yield* Effect.all(values), refs.map((_, i) => `outside ${i}`))
+    }))
+
+  it.effect("are set and put back in as many steps whatever their number", () =>
+    Effect.gen(function*() {
+      const stepsOf = (n: number) =>
+        Effect.suspend(() => {
+          const steps = new Steps()
+          const counted = Effect.withRuntimeFlagsPatch(withRefs(n, Effect.void), RuntimeFlagsPatch.enable(RuntimeFlags.OpSupervision))
+          return Effect.zipRight(Effect.supervised(counted, steps), steps.value)
+        })
+      assert.strictEqual(yield* stepsOf(5), yield* stepsOf(1))
+    }))
+})

@@ -4,8 +4,10 @@
  * @since 0.1.0
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Authenticator, Errors, type Principal } from "@kassa/core"
+import { Authenticator, Errors, Principal } from "@kassa/core"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { Authentication, OperatorAuthentication } from "../api/Security.js"
@@ -51,6 +53,38 @@ export const merchant = <E, R>(principal: Effect.Effect<Principal.Principal, E, 
     notOperator,
     () => new Errors.Unauthorized({ message: "Operator tokens open the operator API only" })
   )
+
+// A fiber's context holds every service of the server: adding the principal to it copies them
+// all. The context with a principal is kept, by the principal and the context it was added to,
+// so a caller's next request finds it made.
+const maxContexts = 256
+const contexts = new Map<string, { readonly base: Context.Context<never>; readonly context: Context.Context<never> }>()
+
+const keyOf = (p: Principal.Principal): string =>
+  p._tag === "ApiKey"
+    ? `k ${p.partyID} ${p.keyID}`
+    : p._tag === "AccessToken"
+    ? `t ${p.partyID} ${p.resource} ${p.resourceID}`
+    : `o ${p.keyID}`
+
+const withPrincipal = (base: Context.Context<never>, principal: Principal.Principal): Context.Context<never> => {
+  const key = keyOf(principal)
+  const kept = contexts.get(key)
+  if (kept !== undefined && kept.base === base) return kept.context
+  const context = Context.add(base, Principal.CurrentPrincipal, principal) as Context.Context<never>
+  if (contexts.size >= maxContexts) contexts.clear()
+  contexts.set(key, { base, context })
+  return context
+}
+
+/**
+ * Makes `principal` the current fiber's `CurrentPrincipal`, for the rest of the fiber: for a
+ * fiber that ends with its request (providing it around the request would cost a scope).
+ *
+ * @since 0.1.0
+ */
+export const setPrincipal = (principal: Principal.Principal): Effect.Effect<void> =>
+  FiberRef.update(FiberRef.currentContext, (base) => withPrincipal(base, principal))
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(

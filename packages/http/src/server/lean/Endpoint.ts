@@ -12,11 +12,9 @@ import * as HttpApiError from "@effect/platform/HttpApiError"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { type Authenticator, Principal } from "@kassa/core"
-import * as Context from "effect/Context"
+import type { Authenticator, Principal } from "@kassa/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
@@ -108,9 +106,6 @@ export const make = (
     Effect.flatMap(
       Auth.merchant(Auth.authenticateRequest(authenticator, read, (read.headers.authorization ?? "").slice(bearerLength))),
       (principal) =>
-        Effect.zipRight(
-          FiberRef.update(FiberRef.currentContext, Context.add(Principal.CurrentPrincipal, principal)),
-          decodedAndRun(read, parts, now)
-        )
+        Effect.zipRight(Auth.setPrincipal(principal), decodedAndRun(read, parts, now))
     )
 }

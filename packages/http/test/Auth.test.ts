@@ -1,9 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Principal } from "@kassa/core"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { type Authenticator, Errors, Principal } from "@kassa/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
+import * as Exit from "effect/Exit"
+import * as AccessLog from "../src/server/AccessLog.js"
 import * as Auth from "../src/server/Auth.js"
 
 /**
@@ -60,5 +64,65 @@ describe("Auth.setPrincipal", () => {
     assert.deepStrictEqual({ ...Context.get(other, Principal.CurrentPrincipal) }, { _tag: "ApiKey", partyID: "party-c", keyID: "key-c" })
     // and back on the first: its own again
     assert.isTrue(Option.isNone(Context.getOption(contextAfter(apiKey("party-c", "key-c")), Other)))
+  })
+})
+
+describe("Auth.servingMerchant", () => {
+  // An authenticator naming `principal` for the token "good", refusing any other
+  const authenticatorOf = (principal: Principal.Principal, asked: Array<string>) =>
+    ({
+      authenticate: (token: string) => {
+        asked.push(token)
+        return token === "good" ? Effect.succeed(principal) : Effect.fail(new Errors.Unauthorized({ message: "API key is unknown or revoked" }))
+      }
+    }) as unknown as Authenticator.Authenticator
+  const requestWith = (authorization: string | undefined) =>
+    ({ headers: authorization === undefined ? {} : { authorization }, source: {} }) as unknown as HttpServerRequest.HttpServerRequest
+  // the request's access line names its caller, if any
+  const callerIn = (request: HttpServerRequest.HttpServerRequest) => {
+    const line = AccessLog.jsonLineOf({ request, response: HttpServerResponse.empty(), operation: "o", requestId: "r", milliseconds: 0 }, 1, 0)
+    return (JSON.parse(line) as { annotations: { party?: string } }).annotations.party
+  }
+  const serve = (served: Array<Principal.Principal>) => () => Effect.map(Principal.CurrentPrincipal, (p) => void served.push(p))
+
+  it("serves a merchant's request with its principal, the caller noted for the access line", () => {
+    for (
+      const principal of [
+        apiKey("party-m", "key-m"),
+        Principal.Principal.AccessToken({ partyID: "party-t", resource: "invoice", resourceID: "inv" })
+      ]
+    ) {
+      const asked: Array<string> = [], served: Array<Principal.Principal> = []
+      const request = requestWith("Bearer good")
+      Effect.runSync(Auth.servingMerchant(authenticatorOf(principal, asked), request, "good", serve(served)))
+      assert.deepStrictEqual(asked, ["good"])
+      assert.deepStrictEqual(served.map((p) => ({ ...p })), [{ ...principal }])
+      assert.strictEqual(callerIn(request), principal.partyID)
+    }
+  })
+
+  it("refuses the operator's token, noting the operator as the caller, and a token it does not know, serving neither", () => {
+    const asked: Array<string> = [], served: Array<Principal.Principal> = []
+    const operator = authenticatorOf(Principal.Principal.Operator({ keyID: "op" }), asked)
+    const request = requestWith("Bearer good")
+    const refused = Effect.runSyncExit(Auth.servingMerchant(operator, request, "good", serve(served)))
+    assert.deepStrictEqual(refused, Exit.fail(new Errors.Unauthorized({ message: "Operator tokens open the operator API only" })))
+    assert.strictEqual(callerIn(request), "operator")
+    const unknown = requestWith("Bearer bad")
+    const refusedToo = Effect.runSyncExit(Auth.servingMerchant(operator, unknown, "bad", serve(served)))
+    assert.deepStrictEqual(refusedToo, Exit.fail(new Errors.Unauthorized({ message: "API key is unknown or revoked" })))
+    assert.strictEqual(callerIn(unknown), undefined)
+    assert.deepStrictEqual(served, [])
+  })
+
+  it("refuses without asking the authenticator what is not a Bearer token", () => {
+    for (const authorization of [undefined, "", "Basic abc", "Bearer", "Bearer a b", "bearer good"]) {
+      const asked: Array<string> = [], served: Array<Principal.Principal> = []
+      const refused = Effect.runSyncExit(
+        Auth.servingMerchant(authenticatorOf(apiKey("p", "k"), asked), requestWith(authorization), "good", serve(served))
+      )
+      assert.deepStrictEqual(refused, Exit.fail(new Errors.Unauthorized({ message: "Expected Authorization: Bearer <token>" })), String(authorization))
+      assert.deepStrictEqual([asked, served], [[], []])
+    }
   })
 })

@@ -15,6 +15,9 @@ import * as AccessLog from "./AccessLog.js"
 
 const bearerScheme = /^Bearer [^\s]+$/
 
+const noBearer = () => new Errors.Unauthorized({ message: "Expected Authorization: Bearer <token>" })
+const operatorOnly = () => new Errors.Unauthorized({ message: "Operator tokens open the operator API only" })
+
 /**
  * The principal `request`'s Bearer token (`token`, the header's value past the scheme) names:
  * the `Bearer` scheme word checked here, the framework's decoder slices it off unseen.
@@ -26,9 +29,7 @@ export const authenticateRequest = (
   request: HttpServerRequest.HttpServerRequest,
   token: string
 ) => {
-  if (!bearerScheme.test(request.headers.authorization ?? "")) {
-    return Effect.fail(new Errors.Unauthorized({ message: "Expected Authorization: Bearer <token>" }))
-  }
+  if (!bearerScheme.test(request.headers.authorization ?? "")) return Effect.fail(noBearer())
   return Effect.tap(authenticator.authenticate(token), (principal) => AccessLog.noteCaller(request, principal))
 }
 
@@ -48,11 +49,7 @@ const notOperator = (p: Principal.Principal) => p._tag !== "Operator"
  * @since 0.1.0
  */
 export const merchant = <E, R>(principal: Effect.Effect<Principal.Principal, E, R>) =>
-  Effect.filterOrFail(
-    principal,
-    notOperator,
-    () => new Errors.Unauthorized({ message: "Operator tokens open the operator API only" })
-  )
+  Effect.filterOrFail(principal, notOperator, operatorOnly)
 
 // A fiber's context holds every service of the server: adding the principal to it copies them
 // all. The context with a principal is kept, by the principal and the context it was added to,
@@ -85,6 +82,26 @@ const withPrincipal = (base: Context.Context<never>, principal: Principal.Princi
  */
 export const setPrincipal = (principal: Principal.Principal): Effect.Effect<void> =>
   FiberRef.update(FiberRef.currentContext, (base) => withPrincipal(base, principal))
+
+/**
+ * `serve` as the merchant `request`'s Bearer token (`token`) names, its principal set on the
+ * fiber (`setPrincipal`): `merchant(authenticateRequest(…))` then `setPrincipal`, in one step
+ * after the authenticator's, for a fiber that ends with its request.
+ *
+ * @since 0.1.0
+ */
+export const servingMerchant = <A, E, R>(
+  authenticator: Authenticator.Authenticator,
+  request: HttpServerRequest.HttpServerRequest,
+  token: string,
+  serve: () => Effect.Effect<A, E, R>
+): Effect.Effect<A, E | Errors.Unauthorized, R> => {
+  if (!bearerScheme.test(request.headers.authorization ?? "")) return Effect.fail(noBearer())
+  return Effect.flatMap(authenticator.authenticate(token), (principal) => {
+    AccessLog.noteCaller(request, principal)
+    return notOperator(principal) ? Effect.zipRight(setPrincipal(principal), serve()) : Effect.fail(operatorOnly())
+  })
+}
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(

@@ -103,9 +103,5 @@ export const make = (
   // The principal is set on the request's fiber, which ends with the request: providing it
   // around `run` would cost a scope of its own.
   return (read, parts, now) =>
-    Effect.flatMap(
-      Auth.merchant(Auth.authenticateRequest(authenticator, read, (read.headers.authorization ?? "").slice(bearerLength))),
-      (principal) =>
-        Effect.zipRight(Auth.setPrincipal(principal), decodedAndRun(read, parts, now))
-    )
+    Auth.servingMerchant(authenticator, read, (read.headers.authorization ?? "").slice(bearerLength), () => decodedAndRun(read, parts, now))
 }

@@ -68,6 +68,13 @@ describe("AccessLog.jsonLineOf", () => {
       party: "party-2",
       code: "externalIDConflict"
     },
+    {
+      name: "a business error answered as text",
+      response: HttpServerResponse.raw(`{"code":"invalidDeadline","message":"m"}`, { status: 400, contentType: JSON_TYPE }),
+      requestId: "r-6",
+      milliseconds: 2,
+      code: "invalidDeadline"
+    },
     { name: "a 500", response: HttpServerResponse.unsafeJson({ code: "x", message: "m" }, { status: 500, contentType: JSON_TYPE }), requestId: "r-4", milliseconds: 0 },
     { name: "an empty 204", response: HttpServerResponse.empty({ status: 204 }), requestId: "r-5", milliseconds: 0.05 }
   ]

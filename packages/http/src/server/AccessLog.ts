@@ -59,11 +59,14 @@ export const noteCaller = (request: HttpServerRequest.HttpServerRequest, princip
 
 const decoder = new TextDecoder()
 
-/** The `code` of a 4xx JSON answer ({code, message}), if it has one. */
+/** The `code` of a 4xx JSON answer ({code, message}, as bytes or as text), if it has one. */
 const businessCode = (response: HttpServerResponse.HttpServerResponse): string | undefined => {
-  if (response.status < 400 || response.status >= 500 || response.body._tag !== "Uint8Array") return undefined
+  if (response.status < 400 || response.status >= 500) return undefined
+  const body = response.body
+  const text = body._tag === "Uint8Array" ? decoder.decode(body.body) : body._tag === "Raw" && typeof body.body === "string" ? body.body : undefined
+  if (text === undefined) return undefined
   try {
-    const code = (JSON.parse(decoder.decode(response.body.body)) as { readonly code?: unknown }).code
+    const code = (JSON.parse(text) as { readonly code?: unknown }).code
     return typeof code === "string" ? code : undefined
   } catch {
     return undefined

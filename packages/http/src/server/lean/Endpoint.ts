@@ -19,6 +19,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Auth from "../Auth.js"
+import * as Edge from "../Edge.js"
 import * as Envelope from "../Envelope.js"
 import * as Encoder from "./Encoder.js"
 
@@ -58,8 +59,14 @@ export const make = (
   const success = endpoint.successSchema as Schema.Schema<unknown, unknown, never>
   const encode = Encoder.make(success)
   const status = HttpApiSchema.getStatusSuccess(success)
-  const contentType = HttpApiSchema.getEncoding(success.ast).contentType
-  const respond = (answer: unknown) => HttpServerResponse.unsafeJson(encode(answer), { status, contentType })
+  const encoding = HttpApiSchema.getEncoding(success.ast).contentType
+  // as the edge answers JSON (`Edge.finish`); the text written as it is (Node writes it with the
+  // head in one piece), not encoded to bytes first
+  const contentType = encoding.startsWith("application/json") ? Edge.JSON_TYPE : encoding
+  const respond = (answer: unknown) => {
+    const text = JSON.stringify(encode(answer))
+    return HttpServerResponse.raw(text, { status, contentType, contentLength: Buffer.byteLength(text) })
+  }
 
   // The query, then the handler: what follows the body, or the path when there is none.
   const handle = (

@@ -55,6 +55,17 @@ describe("Auth.setPrincipal", () => {
     contexts.forEach((context, i) => assert.deepStrictEqual({ ...Context.get(context, Principal.CurrentPrincipal) }, { ...cases[i]! }))
   })
 
+  it("keeps a bounded number of contexts: past it, they are made again, each with its own principal", () => {
+    const first = contextAfter(apiKey("party-first", "key"))
+    for (let i = 0; i < 300; i++) {
+      const context = contextAfter(apiKey(`party-${i}`, "key"))
+      assert.strictEqual(Principal.partyOf(Context.get(context, Principal.CurrentPrincipal)), `party-${i}`)
+    }
+    const again = contextAfter(apiKey("party-first", "key"))
+    assert.notStrictEqual(again, first)
+    assert.deepStrictEqual({ ...Context.get(again, Principal.CurrentPrincipal) }, { _tag: "ApiKey", partyID: "party-first", keyID: "key" })
+  })
+
   it("adds the principal to the fiber's own context, whichever it is", () => {
     const plain = contextAfter(apiKey("party-c", "key-c"))
     const other = contextAfter(apiKey("party-c", "key-c"), Effect.provideService(Other, "other"))

@@ -52,10 +52,10 @@ export const merchant = <E, R>(principal: Effect.Effect<Principal.Principal, E, 
   Effect.filterOrFail(principal, notOperator, operatorOnly)
 
 // A fiber's context holds every service of the server: adding the principal to it copies them
-// all. The context with a principal is kept, by the principal and the context it was added to,
-// so a caller's next request finds it made.
+// all. The context with a principal is kept, by the context it was added to and the principal,
+// so a caller's next request finds it made (a context no longer used takes its own with it).
 const maxContexts = 256
-const contexts = new Map<string, { readonly base: Context.Context<never>; readonly context: Context.Context<never> }>()
+const contexts = new WeakMap<Context.Context<never>, Map<string, Context.Context<never>>>()
 
 const keyOf = (p: Principal.Principal): string =>
   p._tag === "ApiKey"
@@ -65,12 +65,18 @@ const keyOf = (p: Principal.Principal): string =>
     : `o ${p.keyID}`
 
 const withPrincipal = (base: Context.Context<never>, principal: Principal.Principal): Context.Context<never> => {
+  let kept = contexts.get(base)
+  if (kept === undefined) {
+    kept = new Map()
+    contexts.set(base, kept)
+  }
   const key = keyOf(principal)
-  const kept = contexts.get(key)
-  if (kept !== undefined && kept.base === base) return kept.context
-  const context = Context.add(base, Principal.CurrentPrincipal, principal) as Context.Context<never>
-  if (contexts.size >= maxContexts) contexts.clear()
-  contexts.set(key, { base, context })
+  let context = kept.get(key)
+  if (context === undefined) {
+    if (kept.size >= maxContexts) kept.clear()
+    context = Context.add(base, Principal.CurrentPrincipal, principal) as Context.Context<never>
+    kept.set(key, context)
+  }
   return context
 }
 

@@ -101,12 +101,12 @@ export const servingMerchant = <A, E, R>(
   request: HttpServerRequest.HttpServerRequest,
   token: string,
   serve: () => Effect.Effect<A, E, R>
-): Effect.Effect<A, E | Errors.Unauthorized, R> => {
+): Effect.Effect<A, E | Errors.Unauthorized, Exclude<R, Principal.CurrentPrincipal>> => {
   if (!bearerScheme.test(request.headers.authorization ?? "")) return Effect.fail(noBearer())
-  return Effect.flatMap(authenticator.authenticate(token), (principal) => {
+  return Effect.flatMap(authenticator.authenticate(token), (principal): Effect.Effect<A, E | Errors.Unauthorized, R> => {
     AccessLog.noteCaller(request, principal)
     return notOperator(principal) ? Effect.zipRight(setPrincipal(principal), serve()) : Effect.fail(operatorOnly())
-  })
+  }) as Effect.Effect<A, E | Errors.Unauthorized, Exclude<R, Principal.CurrentPrincipal>>
 }
 
 /** @since 0.1.0 @category layers */

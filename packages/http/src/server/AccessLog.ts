@@ -40,24 +40,33 @@ export type Write = (entry: Entry, fiberId: number) => Effect.Effect<void> | und
 export class AccessLog extends Context.Tag("kassa/http/AccessLog")<AccessLog, Write>() {}
 
 // Authentication runs deep inside the request's handler, the line is written around it: the
-// caller is passed by the Node request under both (a rewritten URL makes a new request object
-// over the same source), with nothing added to the request's context.
-const callers = new WeakMap<object, string>()
+// caller is passed on the Node request under both (a rewritten URL makes a new request object
+// over the same source), with nothing added to the request's context. A property of the
+// request's own, not a WeakMap's entry: every request sets one.
+const callerKey = Symbol("kassa/http/AccessLog/caller")
+
+const callerOf = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
+  const source = request.source
+  return typeof source === "object" && source !== null ? (source as { [callerKey]?: string })[callerKey] : undefined
+}
 
 /** Remembers who makes `request`, for its line. @since 0.1.0 */
 export const noteCaller = (request: HttpServerRequest.HttpServerRequest, principal: Principal.Principal): void => {
   if (typeof request.source === "object" && request.source !== null) {
-    callers.set(request.source, principal._tag === "Operator" ? "operator" : principal.partyID)
+    ;(request.source as { [callerKey]?: string })[callerKey] = principal._tag === "Operator" ? "operator" : principal.partyID
   }
 }
 
 const decoder = new TextDecoder()
 
-/** The `code` of a 4xx JSON answer ({code, message}), if it has one. */
+/** The `code` of a 4xx JSON answer ({code, message}, as bytes or as text), if it has one. */
 const businessCode = (response: HttpServerResponse.HttpServerResponse): string | undefined => {
-  if (response.status < 400 || response.status >= 500 || response.body._tag !== "Uint8Array") return undefined
+  if (response.status < 400 || response.status >= 500) return undefined
+  const body = response.body
+  const text = body._tag === "Uint8Array" ? decoder.decode(body.body) : body._tag === "Raw" && typeof body.body === "string" ? body.body : undefined
+  if (text === undefined) return undefined
   try {
-    const code = (JSON.parse(decoder.decode(response.body.body)) as { readonly code?: unknown }).code
+    const code = (JSON.parse(text) as { readonly code?: unknown }).code
     return typeof code === "string" ? code : undefined
   } catch {
     return undefined
@@ -66,8 +75,7 @@ const businessCode = (response: HttpServerResponse.HttpServerResponse): string |
 
 /** The line's annotations. */
 const annotations = (entry: Entry): Record<string, string | number> => {
-  const source = entry.request.source
-  const party = typeof source === "object" && source !== null ? callers.get(source) : undefined
+  const party = callerOf(entry.request)
   const code = businessCode(entry.response)
   return {
     operationId: entry.operation,
@@ -82,23 +90,57 @@ const annotations = (entry: Entry): Record<string, string | number> => {
 /** The line through the fiber's logger (any format, an embedder's own logger). */
 const viaLogger: Write = (entry) => Effect.annotateLogs(Effect.logInfo("request"), annotations(entry))
 
-// Lines of one turn of the event loop go to stdout in one write (a system call each otherwise);
-// the process's exit writes what is left.
-let pending: Array<string> = []
+// Lines go to stdout in one write every few milliseconds (a system call each otherwise); the
+// process's exit writes what is left.
+const flushMs = 20
+const flushBytes = 64 * 1024
+let pending = ""
+let timer: ReturnType<typeof setTimeout> | undefined
 let exitHooked = false
 const flush = () => {
+  if (timer !== undefined) clearTimeout(timer)
+  timer = undefined
   if (pending.length === 0) return
-  const lines = pending.join("")
-  pending = []
+  const lines = pending
+  pending = ""
   process.stdout.write(lines)
 }
 const writeLine = (line: string) => {
-  if (pending.push(line) > 1) return
   if (!exitHooked) {
     exitHooked = true
     process.once("exit", flush)
   }
-  setImmediate(flush)
+  pending += line
+  if (pending.length >= flushBytes) flush()
+  else if (timer === undefined) timer = setTimeout(flush, flushMs).unref()
+}
+
+// The line's time, to the millisecond: formatted once per millisecond.
+let lastMillis = -1
+let lastTimestamp = ""
+const timestampAt = (millis: number): string => {
+  if (millis !== lastMillis) {
+    lastMillis = millis
+    lastTimestamp = new Date(millis).toISOString()
+  }
+  return lastTimestamp
+}
+
+/**
+ * The JSON line of a request, as `Logger.json` writes it (the keys in its order), at `millis`.
+ *
+ * @since 0.1.0
+ */
+export const jsonLineOf = (entry: Entry, fiberId: number, millis: number): string => {
+  const party = callerOf(entry.request)
+  const code = businessCode(entry.response)
+  return `{"message":"request","logLevel":"INFO","timestamp":"${timestampAt(millis)}","annotations":{"operationId":${
+    JSON.stringify(entry.operation)
+  },"status":${entry.response.status},"durationMs":${JSON.stringify(Math.round(entry.milliseconds * 10) / 10)},"requestId":${
+    JSON.stringify(entry.requestId)
+  }${party === undefined ? "" : `,"party":${JSON.stringify(party)}`}${
+    code === undefined ? "" : `,"code":${JSON.stringify(code)}`
+  }},"spans":{},"fiberId":"#${fiberId}"}\n`
 }
 
 /**
@@ -107,16 +149,7 @@ const writeLine = (line: string) => {
  * message, a circular-safe stringify) cost more than the rest of the line.
  */
 const jsonLine: Write = (entry, fiberId) => {
-  writeLine(
-    JSON.stringify({
-      message: "request",
-      logLevel: "INFO",
-      timestamp: new Date().toISOString(),
-      annotations: annotations(entry),
-      spans: {},
-      fiberId: `#${fiberId}`
-    }) + "\n"
-  )
+  writeLine(jsonLineOf(entry, fiberId, Date.now()))
   return undefined
 }
 

@@ -4,14 +4,19 @@
  * @since 0.1.0
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Authenticator, Errors, type Principal } from "@kassa/core"
+import { Authenticator, Errors, Principal } from "@kassa/core"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { Authentication, OperatorAuthentication } from "../api/Security.js"
 import * as AccessLog from "./AccessLog.js"
 
 const bearerScheme = /^Bearer [^\s]+$/
+
+const noBearer = () => new Errors.Unauthorized({ message: "Expected Authorization: Bearer <token>" })
+const operatorOnly = () => new Errors.Unauthorized({ message: "Operator tokens open the operator API only" })
 
 /**
  * The principal `request`'s Bearer token (`token`, the header's value past the scheme) names:
@@ -24,9 +29,7 @@ export const authenticateRequest = (
   request: HttpServerRequest.HttpServerRequest,
   token: string
 ) => {
-  if (!bearerScheme.test(request.headers.authorization ?? "")) {
-    return Effect.fail(new Errors.Unauthorized({ message: "Expected Authorization: Bearer <token>" }))
-  }
+  if (!bearerScheme.test(request.headers.authorization ?? "")) return Effect.fail(noBearer())
   return Effect.tap(authenticator.authenticate(token), (principal) => AccessLog.noteCaller(request, principal))
 }
 
@@ -46,11 +49,65 @@ const notOperator = (p: Principal.Principal) => p._tag !== "Operator"
  * @since 0.1.0
  */
 export const merchant = <E, R>(principal: Effect.Effect<Principal.Principal, E, R>) =>
-  Effect.filterOrFail(
-    principal,
-    notOperator,
-    () => new Errors.Unauthorized({ message: "Operator tokens open the operator API only" })
-  )
+  Effect.filterOrFail(principal, notOperator, operatorOnly)
+
+// A fiber's context holds every service of the server: adding the principal to it copies them
+// all. The context with a principal is kept, by the context it was added to and the principal,
+// so a caller's next request finds it made (a context no longer used takes its own with it).
+const maxContexts = 256
+const contexts = new WeakMap<Context.Context<never>, Map<string, Context.Context<never>>>()
+
+const keyOf = (p: Principal.Principal): string =>
+  p._tag === "ApiKey"
+    ? `k ${p.partyID} ${p.keyID}`
+    : p._tag === "AccessToken"
+    ? `t ${p.partyID} ${p.resource} ${p.resourceID}`
+    : `o ${p.keyID}`
+
+const withPrincipal = (base: Context.Context<never>, principal: Principal.Principal): Context.Context<never> => {
+  let kept = contexts.get(base)
+  if (kept === undefined) {
+    kept = new Map()
+    contexts.set(base, kept)
+  }
+  const key = keyOf(principal)
+  let context = kept.get(key)
+  if (context === undefined) {
+    if (kept.size >= maxContexts) kept.clear()
+    context = Context.add(base, Principal.CurrentPrincipal, principal) as Context.Context<never>
+    kept.set(key, context)
+  }
+  return context
+}
+
+/**
+ * Makes `principal` the current fiber's `CurrentPrincipal`, for the rest of the fiber: for a
+ * fiber that ends with its request (providing it around the request would cost a scope).
+ *
+ * @since 0.1.0
+ */
+export const setPrincipal = (principal: Principal.Principal): Effect.Effect<void> =>
+  FiberRef.update(FiberRef.currentContext, (base) => withPrincipal(base, principal))
+
+/**
+ * `serve` as the merchant `request`'s Bearer token (`token`) names, its principal set on the
+ * fiber (`setPrincipal`): `merchant(authenticateRequest(…))` then `setPrincipal`, in one step
+ * after the authenticator's, for a fiber that ends with its request.
+ *
+ * @since 0.1.0
+ */
+export const servingMerchant = <A, E, R>(
+  authenticator: Authenticator.Authenticator,
+  request: HttpServerRequest.HttpServerRequest,
+  token: string,
+  serve: () => Effect.Effect<A, E, R>
+): Effect.Effect<A, E | Errors.Unauthorized, Exclude<R, Principal.CurrentPrincipal>> => {
+  if (!bearerScheme.test(request.headers.authorization ?? "")) return Effect.fail(noBearer())
+  return Effect.flatMap(authenticator.authenticate(token), (principal): Effect.Effect<A, E | Errors.Unauthorized, R> => {
+    AccessLog.noteCaller(request, principal)
+    return notOperator(principal) ? Effect.zipRight(setPrincipal(principal), serve()) : Effect.fail(operatorOnly())
+  }) as Effect.Effect<A, E | Errors.Unauthorized, Exclude<R, Principal.CurrentPrincipal>>
+}
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.effect(

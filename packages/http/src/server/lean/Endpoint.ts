@@ -12,15 +12,14 @@ import * as HttpApiError from "@effect/platform/HttpApiError"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { type Authenticator, Principal } from "@kassa/core"
-import * as Context from "effect/Context"
+import type { Authenticator, Principal } from "@kassa/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Auth from "../Auth.js"
+import * as Edge from "../Edge.js"
 import * as Envelope from "../Envelope.js"
 import * as Encoder from "./Encoder.js"
 
@@ -60,8 +59,14 @@ export const make = (
   const success = endpoint.successSchema as Schema.Schema<unknown, unknown, never>
   const encode = Encoder.make(success)
   const status = HttpApiSchema.getStatusSuccess(success)
-  const contentType = HttpApiSchema.getEncoding(success.ast).contentType
-  const respond = (answer: unknown) => HttpServerResponse.unsafeJson(encode(answer), { status, contentType })
+  const encoding = HttpApiSchema.getEncoding(success.ast).contentType
+  // as the edge answers JSON (`Edge.finish`); the text written as it is (Node writes it with the
+  // head in one piece), not encoded to bytes first
+  const contentType = encoding.startsWith("application/json") ? Edge.JSON_TYPE : encoding
+  const respond = (answer: unknown) => {
+    const text = JSON.stringify(encode(answer))
+    return HttpServerResponse.raw(text, { status, contentType, contentLength: Buffer.byteLength(text) })
+  }
 
   // The query, then the handler: what follows the body, or the path when there is none.
   const handle = (
@@ -105,12 +110,5 @@ export const make = (
   // The principal is set on the request's fiber, which ends with the request: providing it
   // around `run` would cost a scope of its own.
   return (read, parts, now) =>
-    Effect.flatMap(
-      Auth.merchant(Auth.authenticateRequest(authenticator, read, (read.headers.authorization ?? "").slice(bearerLength))),
-      (principal) =>
-        Effect.zipRight(
-          FiberRef.update(FiberRef.currentContext, Context.add(Principal.CurrentPrincipal, principal)),
-          decodedAndRun(read, parts, now)
-        )
-    )
+    Auth.servingMerchant(authenticator, read, (read.headers.authorization ?? "").slice(bearerLength), () => decodedAndRun(read, parts, now))
 }

@@ -7,6 +7,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Authenticator, Errors, Principal } from "@kassa/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Equal from "effect/Equal"
 import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
@@ -72,7 +73,8 @@ const withPrincipal = (base: Context.Context<never>, principal: Principal.Princi
   }
   const key = keyOf(principal)
   let context = kept.get(key)
-  if (context === undefined) {
+  // (the key names every field today; the check keeps a principal given more from another's context)
+  if (context === undefined || !Equal.equals(Context.get(context as Context.Context<Principal.CurrentPrincipal>, Principal.CurrentPrincipal), principal)) {
     if (kept.size >= maxContexts) kept.clear()
     context = Context.add(base, Principal.CurrentPrincipal, principal) as Context.Context<never>
     kept.set(key, context)

@@ -70,12 +70,11 @@ const middleware = Layer.mergeAll(Envelope.layer, Auth.layer, Auth.operatorLayer
 export const api = HttpApiBuilder.api(KassaApi).pipe(Layer.provide(groups), Layer.provide(middleware))
 
 /**
- * The contract without its handlers, and its middleware for the handlers `lean/Fallback` adds
- * later: the groups are services of `api`'s only in its type (each adds its routes to the router,
- * `HttpApiBuilder.group`).
+ * The contract without its handlers: the groups are services of `api`'s only in its type (each
+ * adds its routes to the router, `HttpApiBuilder.group`), so `lean/Fallback` adds them later.
  */
-const apiAlone = HttpApiBuilder.api(KassaApi).pipe(Layer.provideMerge(middleware)) as unknown as Layer.Layer<
-  HttpApi.Api | Layer.Layer.Success<typeof middleware>,
+const apiAlone = HttpApiBuilder.api(KassaApi).pipe(Layer.provide(middleware)) as unknown as Layer.Layer<
+  HttpApi.Api,
   never,
   Layer.Layer.Context<typeof middleware>
 >
@@ -100,10 +99,7 @@ const appWith = (lean: boolean) =>
     WireContract.layer,
     plainRoutes,
     lean ? LeanRouter.layer : Layer.empty
-  ).pipe(
-    Layer.provideMerge(lean ? apiAlone : HttpApiBuilder.api(KassaApi).pipe(Layer.provide(groups), Layer.provideMerge(middleware))),
-    Layer.provideMerge(Metrics.layer)
-  )
+  ).pipe(Layer.provideMerge(lean ? apiAlone : api), Layer.provideMerge(Metrics.layer))
 
 /**
  * Everything `HttpApiBuilder.serve` / `toWebHandler` need besides the domain: API-level
@@ -126,9 +122,11 @@ export const configured = (requestSpans: boolean) => <A, E, R>(layer: Layer.Laye
     HttpMiddleware.withTracerDisabledWhen(() => !requestSpans)
   )
 
-// Lean, HttpApi's app is built on the first request the lean router leaves to it (`lean/Fallback`).
+// Lean, HttpApi's app is built on the first request the lean router leaves to it (`lean/Fallback`),
+// with the middleware its handlers need built then too: as services of the server's layer, they
+// would be in every request's context.
 const serveWith = (requestSpans: boolean, lean: boolean) =>
-  (lean ? Fallback.serve(groups) : HttpApiBuilder.serve()).pipe(Layer.provide(appWith(lean)), configured(requestSpans))
+  (lean ? Fallback.serve(Layer.provide(groups, middleware)) : HttpApiBuilder.serve()).pipe(Layer.provide(appWith(lean)), configured(requestSpans))
 
 /** Passes one service of the layer it is provided with on, and nothing else of it. */
 const reach = <I, S>(tag: Context.Tag<I, S>) => Layer.effect(tag, tag)
@@ -163,7 +161,9 @@ export type Behind = Layer.Layer.Context<typeof reached>
  * the layer's output is all of `kassa`'s. No per-request tracing span unless `requestSpans`: it
  * costs throughput, and only an exporter needs it. The hot operations go through the lean router
  * (`lean/Router`) unless `lean` is false or spans are asked for (it makes none), on a server that
- * has it in front (`lean/Server`; `Drain.nodeServer` does); the rest through HttpApi.
+ * has it in front (`lean/Server`; `Drain.nodeServer` does); the rest through HttpApi, whose app
+ * (the contract's groups and their routes) is then built on the first request that needs it
+ * (`lean/Fallback`), not at start.
  *
  * @since 0.1.0 @category layers
  */

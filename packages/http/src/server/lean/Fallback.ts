@@ -13,13 +13,14 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpApp from "@effect/platform/HttpApp"
-import type * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
+import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import * as Edge from "../Edge.js"
@@ -51,6 +52,8 @@ export const serve = <E, R>(groups: Layer.Layer<never, E, R>) =>
       const plainRoutes = new Set(
         Array.from(plainRouter.routes).filter((route) => isStatic(route.path)).map((route) => `${route.method} ${route.path}`)
       )
+      // the router's settings at start, not the first request's fiber's
+      const routerConfig = yield* FiberRef.get(HttpRouter.currentRouterConfig)
       let builds = 0
       // The groups' routes in a router of their own (each group provides `Router.Live`, one per
       // build) with the plain ones added: a build that fails changes nothing the next one reads.
@@ -67,7 +70,7 @@ export const serve = <E, R>(groups: Layer.Layer<never, E, R>) =>
           Effect.tap(() => void builds++),
           Effect.onExit((exit) => Exit.isFailure(exit) ? Scope.close(groupsScope, exit) : Effect.void)
         )
-      }).pipe(Effect.uninterruptible)
+      }).pipe(HttpRouter.withRouterConfig(routerConfig), Effect.uninterruptible)
       const whole = Lazy.make(build)
       const wholeApp: HttpApp.Default<never, HttpRouter.HttpRouter.DefaultServices> = Effect.matchCauseEffect(whole, {
         onFailure: (cause) =>

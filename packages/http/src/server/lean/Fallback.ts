@@ -1,16 +1,16 @@
 /**
  * What the lean router leaves to HttpApi, without building HttpApi's app at start: the plain
- * routes (`/health`, `/metrics`, `/openapi.json`, `/docs`…) are served by an app of those alone,
+ * routes of a fixed path (`/health`, `/metrics`, `/openapi.json`, `/docs`…) are served by an app
+ * of the plain routes alone,
  * and any other request (an operation the router does not serve, a path it does not read
- * plainly, an unknown route) by HttpApi's whole app, built on the first such request: the
- * contract's groups (their handlers and the router's 190 routes) join the plain routes in the
- * same router, within the server's scope, and `HttpApiBuilder.httpApp` is made over it, the same
- * app `HttpApiBuilder.serve` serves. A build that fails answers 500 and is tried again on the
- * next request.
+ * plainly, an unknown route) by HttpApi's whole app, built on the first such request, within
+ * the server's scope: the contract's groups (their handlers and 190 routes) and the plain routes
+ * in one router, and `HttpApiBuilder.httpApp` over it, the app `HttpApiBuilder.serve` serves
+ * when eager. A build that fails answers 500 and is tried again on the next request.
  *
  * @since 0.1.0
  */
-import * as HttpApi from "@effect/platform/HttpApi"
+import type * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpRouter from "@effect/platform/HttpRouter"

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import type * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpRouter from "@effect/platform/HttpRouter"
@@ -19,6 +20,7 @@ import * as Docs from "./Docs.js"
 import * as Downloads from "./Downloads.js"
 import * as Envelope from "./Envelope.js"
 import * as Health from "./Health.js"
+import * as Fallback from "./lean/Fallback.js"
 import * as LeanRouter from "./lean/Router.js"
 import * as Admin from "./handlers/Admin.js"
 import * as AdminWallets from "./handlers/AdminWallets.js"
@@ -42,11 +44,40 @@ import * as WalletAuth from "./wallet/Auth.js"
 import * as WalletEnvelope from "./wallet/Envelope.js"
 import * as WireContract from "./WireContract.js"
 
-/** The contract with its handlers. @since 0.1.0 @category layers */
-export const api = HttpApiBuilder.api(KassaApi).pipe(
-  Layer.provide([Parties.layer, Shops.layer, Contracts.layer, Invoices.layer, InvoiceTemplates.layer, Payments.layer, Refunds.layer, Customers.layer, Search.layer, Reference.layer, Admin.layer, Webhooks.layer, Webhooks.adminLayer, Wallet.layer, AdminWallets.layer]),
-  Layer.provide([Envelope.layer, Auth.layer, Auth.operatorLayer, WalletEnvelope.layer, WalletAuth.layer])
+/** The contract's groups: each adds its handlers' routes to HttpApi's router. */
+const groups = Layer.mergeAll(
+  Parties.layer,
+  Shops.layer,
+  Contracts.layer,
+  Invoices.layer,
+  InvoiceTemplates.layer,
+  Payments.layer,
+  Refunds.layer,
+  Customers.layer,
+  Search.layer,
+  Reference.layer,
+  Admin.layer,
+  Webhooks.layer,
+  Webhooks.adminLayer,
+  Wallet.layer,
+  AdminWallets.layer
 )
+
+/** The API's security and envelope middleware. */
+const middleware = Layer.mergeAll(Envelope.layer, Auth.layer, Auth.operatorLayer, WalletEnvelope.layer, WalletAuth.layer)
+
+/** The contract with its handlers. @since 0.1.0 @category layers */
+export const api = HttpApiBuilder.api(KassaApi).pipe(Layer.provide(groups), Layer.provide(middleware))
+
+/**
+ * The contract without its handlers: the groups are services of `api`'s only in its type (each
+ * adds its routes to the router, `HttpApiBuilder.group`), so `lean/Fallback` adds them later.
+ */
+const apiAlone = HttpApiBuilder.api(KassaApi).pipe(Layer.provide(middleware)) as unknown as Layer.Layer<
+  HttpApi.Api,
+  never,
+  Layer.Layer.Context<typeof middleware>
+>
 
 /**
  * The routes beside the contract, added to the API's router in one layer: a layer each was five
@@ -68,7 +99,7 @@ const appWith = (lean: boolean) =>
     WireContract.layer,
     plainRoutes,
     lean ? LeanRouter.layer : Layer.empty
-  ).pipe(Layer.provideMerge(api), Layer.provideMerge(Metrics.layer))
+  ).pipe(Layer.provideMerge(lean ? apiAlone : api), Layer.provideMerge(Metrics.layer))
 
 /**
  * Everything `HttpApiBuilder.serve` / `toWebHandler` need besides the domain: API-level
@@ -91,8 +122,11 @@ export const configured = (requestSpans: boolean) => <A, E, R>(layer: Layer.Laye
     HttpMiddleware.withTracerDisabledWhen(() => !requestSpans)
   )
 
+// Lean, HttpApi's app is built on the first request the lean router leaves to it (`lean/Fallback`),
+// with the middleware its handlers need built then too: as services of the server's layer, they
+// would be in every request's context.
 const serveWith = (requestSpans: boolean, lean: boolean) =>
-  HttpApiBuilder.serve().pipe(Layer.provide(appWith(lean)), configured(requestSpans))
+  (lean ? Fallback.serve(Layer.provide(groups, middleware)) : HttpApiBuilder.serve()).pipe(Layer.provide(appWith(lean)), configured(requestSpans))
 
 /** Passes one service of the layer it is provided with on, and nothing else of it. */
 const reach = <I, S>(tag: Context.Tag<I, S>) => Layer.effect(tag, tag)
@@ -127,7 +161,9 @@ export type Behind = Layer.Layer.Context<typeof reached>
  * the layer's output is all of `kassa`'s. No per-request tracing span unless `requestSpans`: it
  * costs throughput, and only an exporter needs it. The hot operations go through the lean router
  * (`lean/Router`) unless `lean` is false or spans are asked for (it makes none), on a server that
- * has it in front (`lean/Server`; `Drain.nodeServer` does); the rest through HttpApi.
+ * has it in front (`lean/Server`; `Drain.nodeServer` does); the rest through HttpApi, whose app
+ * (the contract's groups and their routes) is then built on the first request that needs it
+ * (`lean/Fallback`), not at start.
  *
  * @since 0.1.0 @category layers
  */

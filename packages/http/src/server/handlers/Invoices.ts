@@ -3,11 +3,11 @@
  *
  * @since 0.1.0
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { type Invoice, InvoiceService } from "@kassa/core"
 import * as Effect from "effect/Effect"
 import { KassaApi } from "../../api/KassaApi.js"
 import { merchantParty, namedParty, resourceParty } from "../Caller.js"
+import * as Group from "./Group.js"
 
 /** The handlers the lean router serves too. @since 0.1.0 */
 export const hot = Effect.gen(function*() {
@@ -26,30 +26,33 @@ export const hot = Effect.gen(function*() {
   }
 })
 
+/** The Invoices group's handlers, by operation. @since 0.1.0 @category handlers */
+export const handlers = Effect.gen(function*() {
+  const invoices = yield* InvoiceService.InvoiceService
+  const reader = (id: string) => resourceParty("invoice", id, "Invoice")
+  const served = yield* hot
+  return Group.handlers(KassaApi, "Invoices")({
+    createInvoice: served.createInvoice,
+    getInvoiceByExternalID: ({ urlParams }) =>
+      Effect.flatMap(merchantParty, (party) => invoices.getByExternalID(party, urlParams.externalID)),
+    getInvoiceByExternalIDForParty: ({ path, urlParams }) =>
+      Effect.flatMap(namedParty(path.partyID), (party) => invoices.getByExternalID(party, urlParams.externalID)),
+    getInvoiceByID: served.getInvoiceByID,
+    createInvoiceAccessToken: ({ path }) =>
+      Effect.flatMap(merchantParty, (party) => invoices.accessToken(party, path.invoiceID)),
+    getInvoiceEvents: served.getInvoiceEvents,
+    fulfillInvoice: ({ path, payload }) =>
+      Effect.flatMap(merchantParty, (party) => invoices.fulfill(party, path.invoiceID, payload.reason)).pipe(
+        Effect.asVoid
+      ),
+    rescindInvoice: ({ path, payload }) =>
+      Effect.flatMap(merchantParty, (party) => invoices.rescind(party, path.invoiceID, payload.reason)).pipe(
+        Effect.asVoid
+      ),
+    getInvoicePaymentMethods: ({ path }) =>
+      Effect.flatMap(reader(path.invoiceID), (party) => invoices.paymentMethods(party, path.invoiceID))
+  })
+})
+
 /** @since 0.1.0 @category layers */
-export const layer = HttpApiBuilder.group(KassaApi, "Invoices", (handlers) =>
-  Effect.gen(function*() {
-    const invoices = yield* InvoiceService.InvoiceService
-    const reader = (id: string) => resourceParty("invoice", id, "Invoice")
-    const served = yield* hot
-    return handlers
-      .handle("createInvoice", served.createInvoice)
-      .handle("getInvoiceByExternalID", ({ urlParams }) =>
-        Effect.flatMap(merchantParty, (party) => invoices.getByExternalID(party, urlParams.externalID)))
-      .handle("getInvoiceByExternalIDForParty", ({ path, urlParams }) =>
-        Effect.flatMap(namedParty(path.partyID), (party) => invoices.getByExternalID(party, urlParams.externalID)))
-      .handle("getInvoiceByID", served.getInvoiceByID)
-      .handle("createInvoiceAccessToken", ({ path }) =>
-        Effect.flatMap(merchantParty, (party) => invoices.accessToken(party, path.invoiceID)))
-      .handle("getInvoiceEvents", served.getInvoiceEvents)
-      .handle("fulfillInvoice", ({ path, payload }) =>
-        Effect.flatMap(merchantParty, (party) => invoices.fulfill(party, path.invoiceID, payload.reason)).pipe(
-          Effect.asVoid
-        ))
-      .handle("rescindInvoice", ({ path, payload }) =>
-        Effect.flatMap(merchantParty, (party) => invoices.rescind(party, path.invoiceID, payload.reason)).pipe(
-          Effect.asVoid
-        ))
-      .handle("getInvoicePaymentMethods", ({ path }) =>
-        Effect.flatMap(reader(path.invoiceID), (party) => invoices.paymentMethods(party, path.invoiceID)))
-  }))
+export const layer = Group.layer(KassaApi, "Invoices", handlers)

@@ -3,7 +3,6 @@
  *
  * @since 0.1.0
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Errors, Payment, PaymentResources, PaymentService, type PaymentTool, Principal } from "@kassa/core"
 import { Ledger } from "@kassa/core/ports/Ledger"
 import * as Effect from "effect/Effect"
@@ -11,6 +10,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { KassaApi } from "../../api/KassaApi.js"
 import { externalIdNamespace, merchantOnly, merchantParty, namedParty, resourceParty } from "../Caller.js"
+import * as Group from "./Group.js"
 
 // Charging a saved card (a customer's binding, a recurrent parent's token) is the merchant's
 // decision: under an access token the payer pays with a tool of its own.
@@ -47,38 +47,46 @@ export const hot = Effect.gen(function*() {
   }
 })
 
-const Payments = HttpApiBuilder.group(KassaApi, "Payments", (handlers) =>
-  Effect.gen(function*() {
-    const payments = yield* PaymentService.PaymentService
-    const served = yield* hot
-    return handlers
-      .handle("getPayments", ({ path }) =>
-        Effect.flatMap(payer(path.invoiceID), (party) => payments.list(party, path.invoiceID)).pipe(
-          Effect.map((list) => list.map(Payment.toPayment))
-        ))
-      .handle("createPayment", served.createPayment)
-      .handle("getPaymentByID", served.getPaymentByID)
-      .handle("cancelPayment", ({ path, payload }) =>
-        Effect.flatMap(merchantParty, (party) => payments.cancel(party, path.invoiceID, path.paymentID, payload.reason)))
-      .handle("capturePayment", ({ path, payload }) =>
-        Effect.flatMap(merchantParty, (party) => payments.capture(party, path.invoiceID, path.paymentID, payload)))
-      .handle("getPaymentByExternalID", ({ urlParams }) =>
-        Effect.flatMap(merchantParty, (party) => payments.getByExternalID(party, urlParams.externalID)).pipe(
-          Effect.map(Payment.toPayment)
-        ))
-      .handle("getPaymentByExternalIDForParty", ({ path, urlParams }) =>
-        Effect.flatMap(namedParty(path.partyID), (party) => payments.getByExternalID(party, urlParams.externalID)).pipe(
-          Effect.map(Payment.toPayment)
-        ))
-  }))
+/** The Payments group's handlers, by operation. @since 0.1.0 @category handlers */
+export const paymentsHandlers = Effect.gen(function*() {
+  const payments = yield* PaymentService.PaymentService
+  const served = yield* hot
+  return Group.handlers(KassaApi, "Payments")({
+    getPayments: ({ path }) =>
+      Effect.flatMap(payer(path.invoiceID), (party) => payments.list(party, path.invoiceID)).pipe(
+        Effect.map((list) => list.map(Payment.toPayment))
+      ),
+    createPayment: served.createPayment,
+    getPaymentByID: served.getPaymentByID,
+    cancelPayment: ({ path, payload }) =>
+      Effect.flatMap(merchantParty, (party) => payments.cancel(party, path.invoiceID, path.paymentID, payload.reason)),
+    capturePayment: ({ path, payload }) =>
+      Effect.flatMap(merchantParty, (party) => payments.capture(party, path.invoiceID, path.paymentID, payload)),
+    getPaymentByExternalID: ({ urlParams }) =>
+      Effect.flatMap(merchantParty, (party) => payments.getByExternalID(party, urlParams.externalID)).pipe(
+        Effect.map(Payment.toPayment)
+      ),
+    getPaymentByExternalIDForParty: ({ path, urlParams }) =>
+      Effect.flatMap(namedParty(path.partyID), (party) => payments.getByExternalID(party, urlParams.externalID)).pipe(
+        Effect.map(Payment.toPayment)
+      )
+  })
+})
 
-const Tokens = HttpApiBuilder.group(KassaApi, "Tokens", (handlers) =>
-  Effect.map(hot, (served) => handlers.handle("createPaymentResource", served.createPaymentResource)))
+const Payments = Group.layer(KassaApi, "Payments", paymentsHandlers)
 
-const Accounts = HttpApiBuilder.group(KassaApi, "Accounts", (handlers) =>
-  Effect.gen(function*() {
-    const ledger = yield* Ledger
-    return handlers.handle("getAccountByID", ({ path }) =>
+/** The Tokens group's handlers, by operation. @since 0.1.0 @category handlers */
+export const tokensHandlers = Effect.map(hot, (served) => Group.handlers(KassaApi, "Tokens")({
+  createPaymentResource: served.createPaymentResource
+}))
+
+const Tokens = Group.layer(KassaApi, "Tokens", tokensHandlers)
+
+/** The Accounts group's handlers, by operation. @since 0.1.0 @category handlers */
+export const accountsHandlers = Effect.gen(function*() {
+  const ledger = yield* Ledger
+  return Group.handlers(KassaApi, "Accounts")({
+    getAccountByID: ({ path }) =>
       Effect.gen(function*() {
         const party = yield* merchantParty
         const found = yield* ledger.balance(path.accountID)
@@ -87,8 +95,11 @@ const Accounts = HttpApiBuilder.group(KassaApi, "Accounts", (handlers) =>
         }
         const b = found.value
         return { id: b.id, ownAmount: b.own, availableAmount: b.minAvailable, currency: b.currency }
-      }))
-  }))
+      })
+  })
+})
+
+const Accounts = Group.layer(KassaApi, "Accounts", accountsHandlers)
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.mergeAll(Payments, Tokens, Accounts)

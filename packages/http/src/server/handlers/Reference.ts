@@ -3,55 +3,75 @@
  *
  * @since 0.1.0
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { ReferenceService } from "@kassa/core"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { KassaApi } from "../../api/KassaApi.js"
 import { anyCaller } from "../Caller.js"
+import * as Group from "./Group.js"
 
-const Categories = HttpApiBuilder.group(KassaApi, "Categories", (handlers) =>
-  Effect.map(ReferenceService.ReferenceService, (ref) =>
-    handlers
-      .handle("getCategories", () => Effect.zipRight(anyCaller, ref.categories))
-      .handle("getCategoryByRef", ({ path }) => Effect.zipRight(anyCaller, ref.category(path.categoryID)))))
+/** The Categories group's handlers, by operation. @since 0.1.0 @category handlers */
+export const categoriesHandlers = Effect.map(ReferenceService.ReferenceService, (ref) =>
+  Group.handlers(KassaApi, "Categories")({
+    getCategories: () => Effect.zipRight(anyCaller, ref.categories),
+    getCategoryByRef: ({ path }) => Effect.zipRight(anyCaller, ref.category(path.categoryID))
+  }))
 
-const Countries = HttpApiBuilder.group(KassaApi, "Countries", (handlers) =>
-  Effect.map(ReferenceService.ReferenceService, (ref) =>
-    handlers
-      .handle("getCountries", () => ref.countries)
-      .handle("getCountryByID", ({ path }) => ref.country(path.countryID))))
+const Categories = Group.layer(KassaApi, "Categories", categoriesHandlers)
 
-const TradeBlocs = HttpApiBuilder.group(KassaApi, "TradeBlocs", (handlers) =>
-  Effect.map(ReferenceService.ReferenceService, (ref) =>
-    handlers
-      .handle("getTradeBlocs", () => ref.tradeBlocs)
-      .handle("getTradeBlocByID", ({ path }) => ref.tradeBloc(path.tradeBlocID))))
+/** The Countries group's handlers, by operation. @since 0.1.0 @category handlers */
+export const countriesHandlers = Effect.map(ReferenceService.ReferenceService, (ref) =>
+  Group.handlers(KassaApi, "Countries")({
+    getCountries: () => ref.countries,
+    getCountryByID: ({ path }) => ref.country(path.countryID)
+  }))
 
-const PaymentInstitutions = HttpApiBuilder.group(KassaApi, "PaymentInstitutions", (handlers) =>
-  Effect.map(ReferenceService.ReferenceService, (ref) =>
-    handlers
-      .handle("getPaymentInstitutions", ({ urlParams }) =>
-        Effect.zipRight(anyCaller, ref.paymentInstitutions(urlParams)))
-      .handle("getPaymentInstitutionByRef", ({ path }) =>
-        Effect.zipRight(anyCaller, ref.paymentInstitution(path.paymentInstitutionID)))
-      .handle("getPaymentInstitutionPaymentTerms", ({ path }) =>
-        Effect.zipRight(anyCaller, ref.paymentTerms(path.paymentInstitutionID)))
-      .handle("getPaymentInstitutionPayoutMethods", ({ path, urlParams }) =>
-        Effect.zipRight(anyCaller, ref.payoutMethods(path.paymentInstitutionID, urlParams.currency)))
-      .handle("getPaymentInstitutionPayoutSchedules", ({ path, urlParams }) =>
-        Effect.zipRight(
-          anyCaller,
-          ref.payoutSchedules(path.paymentInstitutionID, urlParams.currency, urlParams.payoutMethod)
-        ))))
+const Countries = Group.layer(KassaApi, "Countries", countriesHandlers)
 
-const Payouts = HttpApiBuilder.group(KassaApi, "Payouts", (handlers) =>
-  Effect.map(ReferenceService.ReferenceService, (ref) =>
-    handlers.handle("getScheduleByRef", ({ path }) => Effect.zipRight(anyCaller, ref.schedule(path.scheduleID)))))
+/** The TradeBlocs group's handlers, by operation. @since 0.1.0 @category handlers */
+export const tradeBlocsHandlers = Effect.map(ReferenceService.ReferenceService, (ref) =>
+  Group.handlers(KassaApi, "TradeBlocs")({
+    getTradeBlocs: () => ref.tradeBlocs,
+    getTradeBlocByID: ({ path }) => ref.tradeBloc(path.tradeBlocID)
+  }))
 
-const ServiceProviders = HttpApiBuilder.group(KassaApi, "ServiceProviders", (handlers) =>
-  Effect.map(ReferenceService.ReferenceService, (ref) =>
-    handlers.handle("getServiceProviderByID", ({ path }) => ref.serviceProvider(path.serviceProviderID))))
+const TradeBlocs = Group.layer(KassaApi, "TradeBlocs", tradeBlocsHandlers)
+
+/** The PaymentInstitutions group's handlers, by operation. @since 0.1.0 @category handlers */
+export const paymentInstitutionsHandlers = Effect.map(ReferenceService.ReferenceService, (ref) =>
+  Group.handlers(KassaApi, "PaymentInstitutions")({
+    getPaymentInstitutions: ({ urlParams }) =>
+      Effect.zipRight(anyCaller, ref.paymentInstitutions(urlParams)),
+    getPaymentInstitutionByRef: ({ path }) =>
+      Effect.zipRight(anyCaller, ref.paymentInstitution(path.paymentInstitutionID)),
+    getPaymentInstitutionPaymentTerms: ({ path }) =>
+      Effect.zipRight(anyCaller, ref.paymentTerms(path.paymentInstitutionID)),
+    getPaymentInstitutionPayoutMethods: ({ path, urlParams }) =>
+      Effect.zipRight(anyCaller, ref.payoutMethods(path.paymentInstitutionID, urlParams.currency)),
+    getPaymentInstitutionPayoutSchedules: ({ path, urlParams }) =>
+      Effect.zipRight(
+        anyCaller,
+        ref.payoutSchedules(path.paymentInstitutionID, urlParams.currency, urlParams.payoutMethod)
+      )
+  }))
+
+const PaymentInstitutions = Group.layer(KassaApi, "PaymentInstitutions", paymentInstitutionsHandlers)
+
+/** The Payouts group's handlers, by operation. @since 0.1.0 @category handlers */
+export const payoutsHandlers = Effect.map(ReferenceService.ReferenceService, (ref) =>
+  Group.handlers(KassaApi, "Payouts")({
+    getScheduleByRef: ({ path }) => Effect.zipRight(anyCaller, ref.schedule(path.scheduleID))
+  }))
+
+const Payouts = Group.layer(KassaApi, "Payouts", payoutsHandlers)
+
+/** The ServiceProviders group's handlers, by operation. @since 0.1.0 @category handlers */
+export const serviceProvidersHandlers = Effect.map(ReferenceService.ReferenceService, (ref) =>
+  Group.handlers(KassaApi, "ServiceProviders")({
+    getServiceProviderByID: ({ path }) => ref.serviceProvider(path.serviceProviderID)
+  }))
+
+const ServiceProviders = Group.layer(KassaApi, "ServiceProviders", serviceProvidersHandlers)
 
 /** @since 0.1.0 @category layers */
 export const layer = Layer.mergeAll(Categories, Countries, TradeBlocs, PaymentInstitutions, Payouts, ServiceProviders)

@@ -4,19 +4,22 @@
  *
  * @since 0.1.0
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { ReportService } from "@kassa/core"
 import * as Effect from "effect/Effect"
 import { KassaApi } from "../../../api/KassaApi.js"
 import { merchantParty } from "../../wallet/WalletCaller.js"
+import * as Group from "../Group.js"
+
+/** The Downloads group's handlers, by operation. @since 0.1.0 @category handlers */
+export const handlers = Effect.gen(function*() {
+  const reports = yield* ReportService.ReportService
+  return Group.handlers(KassaApi, "Downloads")({
+    downloadFile: ({ path }) =>
+      Effect.flatMap(merchantParty, (party) => reports.link(party, path.fileID)).pipe(
+        Effect.map(({ expiresAt, url }) => ({ url, expiresAt }))
+      )
+  })
+})
 
 /** @since 0.1.0 @category layers */
-export const layer = HttpApiBuilder.group(KassaApi, "Downloads", (handlers) =>
-  Effect.gen(function*() {
-    const reports = yield* ReportService.ReportService
-    return handlers
-      .handle("downloadFile", ({ path }) =>
-        Effect.flatMap(merchantParty, (party) => reports.link(party, path.fileID)).pipe(
-          Effect.map(({ expiresAt, url }) => ({ url, expiresAt }))
-        ))
-  }))
+export const layer = Group.layer(KassaApi, "Downloads", handlers)

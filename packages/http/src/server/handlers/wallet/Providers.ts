@@ -3,23 +3,26 @@
  *
  * @since 0.1.0
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { IdentityService, Provider } from "@kassa/core"
 import * as Effect from "effect/Effect"
 import { KassaApi } from "../../../api/KassaApi.js"
+import * as Group from "../Group.js"
+
+/** The WalletProviders group's handlers, by operation. @since 0.1.0 @category handlers */
+export const handlers = Effect.gen(function*() {
+  const identities = yield* IdentityService.IdentityService
+  return Group.handlers(KassaApi, "WalletProviders")({
+    listProviders: ({ urlParams }) => Effect.map(identities.providers(urlParams.residence), (ps) => ps.map(Provider.toProvider)),
+    getProvider: ({ path }) => Effect.map(identities.provider(path.providerID), Provider.toProvider),
+    listProviderIdentityClasses: ({ path }) =>
+      Effect.map(identities.identityClasses(path.providerID), (cs) => cs.map(Provider.toIdentityClass)),
+    getProviderIdentityClass: ({ path }) =>
+      Effect.map(identities.identityClass(path.providerID, path.identityClassID), Provider.toIdentityClass),
+    listProviderIdentityLevels: ({ path }) => identities.identityLevels(path.providerID, path.identityClassID),
+    getProviderIdentityLevel: ({ path }) =>
+      identities.identityLevel(path.providerID, path.identityClassID, path.identityLevelID)
+  })
+})
 
 /** @since 0.1.0 @category layers */
-export const layer = HttpApiBuilder.group(KassaApi, "WalletProviders", (handlers) =>
-  Effect.gen(function*() {
-    const identities = yield* IdentityService.IdentityService
-    return handlers
-      .handle("listProviders", ({ urlParams }) => Effect.map(identities.providers(urlParams.residence), (ps) => ps.map(Provider.toProvider)))
-      .handle("getProvider", ({ path }) => Effect.map(identities.provider(path.providerID), Provider.toProvider))
-      .handle("listProviderIdentityClasses", ({ path }) =>
-        Effect.map(identities.identityClasses(path.providerID), (cs) => cs.map(Provider.toIdentityClass)))
-      .handle("getProviderIdentityClass", ({ path }) =>
-        Effect.map(identities.identityClass(path.providerID, path.identityClassID), Provider.toIdentityClass))
-      .handle("listProviderIdentityLevels", ({ path }) => identities.identityLevels(path.providerID, path.identityClassID))
-      .handle("getProviderIdentityLevel", ({ path }) =>
-        identities.identityLevel(path.providerID, path.identityClassID, path.identityLevelID))
-  }))
+export const layer = Group.layer(KassaApi, "WalletProviders", handlers)

@@ -1,0 +1,162 @@
+import { assert, describe, it, layer } from "@effect/vitest"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Http from "@kassa/http/server/Http"
+import * as Fallback from "@kassa/http/server/lean/Fallback"
+import * as LeanServer from "@kassa/http/server/lean/Server"
+import { Dialects, Fixtures, TestKassa, TestServer } from "@kassa/testing"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { createServer } from "node:http"
+
+/**
+ * Lean, HttpApi's app is not built at start: the plain routes answer without it, and the first
+ * request the lean router leaves to HttpApi builds it, once, answering as the eager app does.
+ */
+
+interface Answer {
+  readonly status: number
+  readonly headers: Record<string, string>
+  readonly text: string
+}
+
+const portOf = (context: Context.Context<HttpServer.HttpServer>) => {
+  const address = Context.get(context, HttpServer.HttpServer).address
+  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+  return address.port
+}
+
+const send = (port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
+  Effect.promise(async (): Promise<Answer> => {
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers, ...(body === undefined ? {} : { body }) })
+    const text = await response.text()
+    const out: Record<string, string> = {}
+    response.headers.forEach((value, key) => {
+      if (key !== "date") out[key] = value
+    })
+    return { status: response.status, headers: out, text }
+  })
+
+class Servers extends Context.Tag("test/Servers")<
+  Servers,
+  { readonly lean: number; readonly eager: number; readonly builds: () => number }
+>() {}
+
+const servers = (dialect: Dialects.Dialect) =>
+  Layer.unwrapScoped(Effect.gen(function*() {
+    const kassa = yield* Layer.build(TestKassa.layer(dialect))
+    const served = (lean: boolean) =>
+      Layer.build(
+        Http.serve(Layer.succeedContext(kassa), { lean }).pipe(Layer.provideMerge(LeanServer.layer(createServer, { port: 0 })))
+      )
+    const lean = yield* served(true)
+    const eager = yield* served(false)
+    // (`Builds` is in the served layer's output when lean, not in its type)
+    assert.isTrue(Option.isNone(Context.getOption(eager as Context.Context<unknown>, Fallback.Builds)), "eager: no lazy build")
+    return Layer.merge(
+      Layer.succeedContext(kassa),
+      Layer.succeed(Servers, { lean: portOf(lean), eager: portOf(eager), builds: Context.unsafeGet(lean as Context.Context<unknown>, Fallback.Builds).count })
+    )
+  }))
+
+for (const dialect of Dialects.dialects()) {
+  layer(servers(dialect), { timeout: "120 seconds", excludeTestServices: true })(`LeanFallback [${dialect}]`, (it) => {
+    it.effect("HttpApi's app is built on the first request left to it, once, and answers as the eager one", () =>
+      Effect.gen(function*() {
+        const ports = yield* Servers
+        const m = yield* Fixtures.merchant()
+        const auth = { authorization: `Bearer ${m.apiKey}` }
+        const same = (method: string, path: string, headers: Record<string, string> = {}) =>
+          Effect.gen(function*() {
+            const id = { "x-request-id": TestServer.requestId(), ...headers }
+            const [lean, eager] = yield* Effect.all([send(ports.lean, method, path, id), send(ports.eager, method, path, id)])
+            assert.deepStrictEqual(lean, eager, `${method} ${path}`)
+            return lean
+          })
+
+        // the plain routes and the hot operations: nothing built
+        assert.strictEqual(ports.builds(), 0)
+        assert.strictEqual((yield* same("GET", "/health")).status, 200)
+        assert.strictEqual((yield* same("GET", "/health/live")).status, 200)
+        const spec = yield* send(ports.lean, "GET", "/openapi.json")
+        assert.strictEqual(spec.status, 200)
+        assert.isObject(JSON.parse(spec.text).paths)
+        const invoice = yield* Fixtures.invoice(m, 1000)
+        assert.strictEqual((yield* same("GET", `/v2/processing/invoices/${invoice.id}`, auth)).status, 200)
+        assert.strictEqual(ports.builds(), 0)
+
+        // concurrent first requests left to HttpApi share the one build
+        const requests = [
+          ["GET", "/v2/processing/me"],
+          ["GET", "/v1/processing/me"],
+          ["GET", "/wallet/v0/identities"]
+        ] as const
+        const first = yield* Effect.all(
+          requests.map(([method, path]) => send(ports.lean, method, path, { ...auth, "x-request-id": TestServer.requestId() })),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(ports.builds(), 1)
+        for (const [i, [method, path]] of requests.entries()) {
+          assert.deepStrictEqual(first[i], yield* send(ports.eager, method, path, { ...auth, "x-request-id": TestServer.requestId() }))
+        }
+        assert.strictEqual(first[0]!.status, 200, first[0]!.text)
+
+        // after it, the same answers as the eager app's, and no other build
+        assert.strictEqual((yield* same("GET", "/v2/processing/me", auth)).status, 200)
+        assert.strictEqual((yield* same("GET", "/v2/processing/me")).status, 401)
+        assert.strictEqual((yield* same("GET", "/v2/processing/shops/nope", auth)).status, 404)
+        assert.strictEqual((yield* same("GET", "/v2/processing/nowhere", auth)).status, 404)
+        // the router's settings: a long path parameter reaches the schema
+        assert.strictEqual((yield* same("GET", `/v2/processing/shops/${"x".repeat(200)}`, auth)).status, 400)
+        yield* same("GET", `/v2/processing/invoices/${invoice.id}/`, auth)
+        yield* same("GET", "/health/")
+        yield* same("GET", "/health;x")
+        yield* same("GET", "/wallet/v0/identities", auth)
+        assert.strictEqual((yield* same("GET", "/health")).status, 200)
+        assert.strictEqual(ports.builds(), 1)
+      }))
+  })
+}
+
+class Ping extends HttpApiGroup.make("ping").add(HttpApiEndpoint.get("ping", "/ping").addSuccess(Schema.String)) {}
+class PingApi extends HttpApi.make("ping").add(Ping) {}
+
+describe("LeanFallback: a build that fails", () => {
+  it.scoped("answers 500 and is built again on the next request", () =>
+    Effect.gen(function*() {
+      let attempts = 0
+      const groups = Layer.unwrapEffect(Effect.sync(() =>
+        ++attempts === 1
+          ? Layer.die("the groups' build failed")
+          : HttpApiBuilder.group(PingApi, "ping", (handlers) => handlers.handle("ping", () => Effect.succeed("pong")))
+      ))
+      const plain = HttpApiBuilder.Router.use((router) => router.get("/plain", Effect.succeed(HttpServerResponse.text("plain"))))
+      const served = yield* Layer.build(
+        Fallback.serve(groups).pipe(
+          Layer.provide(plain),
+          Layer.provide(HttpApiBuilder.api(PingApi) as Layer.Layer<HttpApi.Api>),
+          Layer.provideMerge(LeanServer.layer(createServer, { port: 0 }))
+        )
+      )
+      const port = portOf(served)
+      const builds = Context.get(served, Fallback.Builds)
+      assert.strictEqual((yield* send(port, "GET", "/plain")).text, "plain")
+      assert.strictEqual(attempts, 0)
+      const failed = yield* send(port, "GET", "/ping")
+      assert.strictEqual(failed.status, 500)
+      assert.deepStrictEqual(JSON.parse(failed.text), { message: "Unexpected failure; contact support" })
+      assert.strictEqual(builds.count(), 0)
+      const answered = yield* send(port, "GET", "/ping")
+      assert.strictEqual(answered.status, 200)
+      assert.strictEqual(answered.text, "\"pong\"")
+      assert.strictEqual((yield* send(port, "GET", "/ping")).status, 200)
+      assert.deepStrictEqual([attempts, builds.count()], [2, 1])
+    }))
+})

@@ -14,6 +14,7 @@ import { type PaymentResourceRecord, PaymentResourceRepository } from "@kassa/co
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as String from "effect/String"
 import { DateColumn, IntColumn, JsonColumn, JsonDate, opt, OptionalText, reader, StoredMetadata, toJson } from "./internal/rows.js"
 import { PaymentTool, StoredTool } from "./internal/storedTool.js"
 import * as Versioned from "./sql/driver/versioned.js"
@@ -96,6 +97,9 @@ export const PaymentRow = Schema.Struct({
   version: IntColumn
 })
 
+/** Each invoice column's key in a row, and its key renamed `inv_` beside a payment's columns. */
+const invoiceKeys = Invoices.columns.split(", ").map((column) => [String.snakeToCamel(column), String.snakeToCamel(`inv_${column}`)] as const)
+
 const payments = reader(PaymentRow, ({ data: d, ...r }): PaymentRecord => ({
   id: r.id,
   invoiceID: r.invoiceId,
@@ -168,6 +172,8 @@ export const repositories = [
       const one = payments.first
       const own = sql.literal(columns)
       const read = touchingOnly("payments")
+      const paymentColumns = sql.literal(columns.split(", ").map((column) => `p.${column}`).join(", "))
+      const invoiceColumns = sql.literal(Invoices.columns.split(", ").map((column) => `i.${column} AS inv_${column}`).join(", "))
       return {
         findById: (invoiceID, id) =>
           Versioned.find(sql, "payments", `${invoiceID}/${id}`, (lock) =>
@@ -178,6 +184,19 @@ export const repositories = [
         findOfParty: (partyID, invoiceID, id) =>
           read(sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id} AND party_id = ${partyID}`).pipe(
             Effect.map(one),
+            Effect.orDie
+          ),
+        // the invoice's columns renamed (both tables have a party, a shop, …), read back under their own names
+        findOfPartyWithInvoice: (partyID, invoiceID, id) =>
+          touchingOnly("payments", "invoices")(sql<Record<string, unknown>>`SELECT ${paymentColumns}, ${invoiceColumns}
+            FROM payments p JOIN invoices i ON i.id = p.invoice_id
+            WHERE p.invoice_id = ${invoiceID} AND p.id = ${id} AND p.party_id = ${partyID}`).pipe(
+            Effect.map(([row]) =>
+              row === undefined ? Option.none() : Option.some({
+                payment: payments.one(row),
+                invoice: Invoices.fromRow(Object.fromEntries(invoiceKeys.map(([key, as]) => [key, row[as]])))
+              })
+            ),
             Effect.orDie
           ),
         listByInvoice: (invoiceID) =>

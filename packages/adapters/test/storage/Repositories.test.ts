@@ -229,6 +229,23 @@ for (const backend of backends()) {
         assert.strictEqual(found.payment.externalID, "pay-1")
       }))
 
+    it.effect("PaymentRepository.findOfPartyWithInvoice: the party's payment with its invoice, as each repository reads them, in one read", () =>
+      Effect.gen(function*() {
+        const payments = yield* PaymentRepository
+        const invoices = yield* InvoiceRepository
+        const { invoice, merchant, paymentID } = yield* Records.payment
+        const found = Option.getOrThrow(yield* payments.findOfPartyWithInvoice(merchant.partyID, invoice.id, paymentID))
+        assert.deepStrictEqual(found, {
+          payment: Option.getOrThrow(yield* payments.findOfParty(merchant.partyID, invoice.id, paymentID)),
+          invoice: Option.getOrThrow(yield* invoices.findById(merchant.partyID, invoice.id))
+        })
+        assert.deepStrictEqual([found.payment.id, found.invoice.id, found.invoice.activePaymentID], [paymentID, invoice.id, paymentID])
+        // another party's, another number, another invoice: none
+        assert.isTrue(Option.isNone(yield* payments.findOfPartyWithInvoice("another-party", invoice.id, paymentID)))
+        assert.isTrue(Option.isNone(yield* payments.findOfPartyWithInvoice(merchant.partyID, invoice.id, "99")))
+        assert.isTrue(Option.isNone(yield* payments.findOfPartyWithInvoice(merchant.partyID, "no-such-invoice", paymentID)))
+      }))
+
     it.effect("PaymentResourceRepository.findWithInvoice: the party's invoice and the resource, as each repository reads them, in one read", () =>
       Effect.gen(function*() {
         const resources = yield* PaymentResourceRepository

@@ -29,10 +29,19 @@ export const paymentsLayerMemory: Layer.Layer<PaymentRepository, never, MemorySt
   PaymentRepository,
   Effect.map(MemoryStore, (store) => {
     const payments = store.table<PaymentRecord>("payments")
+    const invoices = store.table<InvoiceRecord>("invoices")
+    const findOfParty = (partyID: string, invoiceID: string, id: string) =>
+      Effect.map(payments.get(key(invoiceID, id)), Option.filter((p) => p.partyID === partyID))
     const findBy = (p: (payment: PaymentRecord) => boolean) => Effect.map(payments.values, (all) => Option.fromNullable(all.find(p)))
     return {
       findById: (invoiceID, id) => payments.get(key(invoiceID, id)),
-      findOfParty: (partyID, invoiceID, id) => Effect.map(payments.get(key(invoiceID, id)), Option.filter((p) => p.partyID === partyID)),
+      findOfParty,
+      findOfPartyWithInvoice: (partyID, invoiceID, id) =>
+        Effect.zipWith(
+          findOfParty(partyID, invoiceID, id),
+          invoices.get(invoiceID),
+          (payment, invoice) => Option.all({ payment, invoice })
+        ),
       listByInvoice: (invoiceID) => Effect.map(payments.values, (all) => byNumber(all.filter((p) => p.invoiceID === invoiceID))),
       findByInteraction: (interactionID) => findBy((p) => p.interactionID === interactionID),
       insert: (p) => payments.insert(key(p.invoiceID, p.id), stored(p)),

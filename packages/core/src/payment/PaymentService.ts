@@ -40,8 +40,8 @@ export const make = Effect.gen(function*() {
     get: reads.get,
     list: reads.list,
     getByExternalID: reads.getByExternalID,
-    capture: CapturePayment.make(ctx, reads.get, transitions.apply, processing.kick),
-    cancel: CancelPayment.make(ctx, reads.get, transitions.apply, processing.kick),
+    capture: CapturePayment.make(ctx, reads.getWithInvoice, transitions.apply, processing.kick),
+    cancel: CancelPayment.make(ctx, reads.getWithInvoice, transitions.apply, processing.kick),
     advance: processing.advance,
     ...CompleteChallenge.make(ctx, transitions, processing, processing.kick)
   } as const

@@ -96,4 +96,27 @@ describe("invoice settlement by its payments", () => {
         ["unpaid", undefined, "changed meanwhile", seen.version + 2]
       )
     }).pipe(Effect.provide(MemoryKassa.layer)))
+
+  it.effect("a capture's end given the invoice as the capture read it settles the invoice as it stands when it changed since", () =>
+    Effect.gen(function*() {
+      const m = yield* Arrange.merchant
+      const inv = yield* Arrange.invoice(m, 1_000)
+      const payments = yield* PaymentService
+      const hold = yield* Arrange.startPayment(m, inv.id, { flow: { type: "PaymentFlowHold" } })
+      yield* MemoryKassa.settle
+      // the acquirer's capture fails once: the payment stays capturing
+      yield* (yield* ScriptedAcquirer).script.capture(Scripted.fail())
+      yield* payments.capture(m.partyID, inv.id, hold.id, { reason: "shipped" })
+      yield* MemoryKassa.settle
+      const p = yield* payments.get(m.partyID, inv.id, hold.id)
+      assert.deepStrictEqual([p.status, p.activity], ["processed", "capturing"])
+      const invoices = yield* InvoiceRepository
+      const seen = Option.getOrThrow(yield* invoices.findById(m.partyID, inv.id))
+      assert.isTrue(yield* invoices.update({ ...seen, description: "changed meanwhile", version: seen.version + 1 }, seen.version))
+      yield* payments.advance(inv.id, hold.id, p, seen)
+      assert.strictEqual((yield* payments.get(m.partyID, inv.id, hold.id)).status, "captured")
+      // paid, the change kept: decided again on a fresh read, not written over from the stale copy
+      const after = Option.getOrThrow(yield* invoices.findById(m.partyID, inv.id))
+      assert.deepStrictEqual([after.status, after.description, after.version], ["paid", "changed meanwhile", seen.version + 2])
+    }).pipe(Effect.provide(MemoryKassa.layer)))
 })

@@ -15,12 +15,13 @@ import type { Apply } from "../ApplyCommand.js"
 import type { CaptureParams } from "../Payment.js"
 import type { PaymentContext } from "../PaymentContext.js"
 import type { Kick } from "../processing/Advance.js"
-import type { GetPayment } from "./ReadPayments.js"
+import type { GetPaymentWithInvoice } from "./ReadPayments.js"
 
 /** @since 0.1.0 @category constructors */
-export const make = ({ shops }: PaymentContext, get: GetPayment, apply: Apply, kick: Kick) =>
+export const make = ({ shops }: PaymentContext, get: GetPaymentWithInvoice, apply: Apply, kick: Kick) =>
   Traced.fn("PaymentService.capture")(function*(partyID: string, invoiceID: string, id: string, params: CaptureParams) {
-    const p = yield* get(partyID, invoiceID, id)
+    // the invoice as read here serves the settlement of the capture's end (its update checked)
+    const { invoice, payment: p } = yield* get(partyID, invoiceID, id)
     const { institution } = yield* shops.requireActiveWithTerms(PartyID.make(partyID), ShopID.make(p.shopID))
     let cart: ReadonlyArray<Cart.InvoiceLine> | undefined
     if (params.cart !== undefined) {
@@ -54,5 +55,5 @@ export const make = ({ shops }: PaymentContext, get: GetPayment, apply: Apply, k
       allocation,
       fees: institution.terms.fees
     }, p)
-    yield* kick(invoiceID, id, after)
+    yield* kick(invoiceID, id, after, invoice)
   })

@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { NotFound } from "../../Errors.js"
 import * as Traced from "../../internal/traced.js"
@@ -14,11 +15,20 @@ import { OPERATION } from "./CreatePayment.js"
 export const make = ({ externalIDs, invoices, payments }: PaymentContext) => {
   // A payment carries its invoice's party: one look-up when it is found; when it is not, the
   // invoice's says which of the two is missing.
+  const missing = (partyID: string, invoiceID: string, id: string) =>
+    Effect.zipRight(invoices.get(partyID, invoiceID), Effect.fail(NotFound.of("Payment", id)))
+
   const get = Traced.fn("PaymentService.get")(function*(partyID: string, invoiceID: string, id: string) {
     const found = yield* payments.findOfParty(partyID, invoiceID, id)
     if (Option.isSome(found)) return found.value
-    yield* invoices.get(partyID, invoiceID)
-    return yield* NotFound.of("Payment", id)
+    return yield* missing(partyID, invoiceID, id)
+  })
+
+  /** `get`, with the payment's invoice as the same look-up read it. */
+  const getWithInvoice = Traced.fn("PaymentService.getWithInvoice")(function*(partyID: string, invoiceID: string, id: string) {
+    const found = yield* payments.findOfPartyWithInvoice(partyID, invoiceID, id)
+    if (Option.isSome(found)) return found.value
+    return yield* missing(partyID, invoiceID, id)
   })
 
   const list = Traced.fn("PaymentService.list")(function*(partyID: string, invoiceID: string) {
@@ -31,8 +41,11 @@ export const make = ({ externalIDs, invoices, payments }: PaymentContext) => {
     return yield* get(partyID, ref.invoiceID, ref.paymentID)
   })
 
-  return { get, list, getByExternalID } as const
+  return { get, getWithInvoice, list, getByExternalID } as const
 }
 
 /** @since 0.1.0 @category models */
 export type GetPayment = ReturnType<typeof make>["get"]
+
+/** @since 0.1.0 @category models */
+export type GetPaymentWithInvoice = ReturnType<typeof make>["getWithInvoice"]

@@ -26,7 +26,7 @@ export const operationOf = (p: { readonly invoiceID: string; readonly id: string
 
 /**
  * Starts `advance` in the background, detached from the caller's transaction; `invoice`, the
- * payment's invoice as the caller wrote it, serves the first transition that settles it.
+ * payment's invoice as the caller wrote or read it, serves the first transition that settles it.
  *
  * @since 0.1.0 @category models
  */
@@ -87,12 +87,12 @@ export const make = (ctx: PaymentContext, apply: Apply) => {
     })
 
   /** The acquirer finished a capture or a cancel, unless it declined (the recovery timer retries it). */
-  const finish = (p: PaymentRecord, result: { readonly _tag: string }, what: string) =>
+  const finish = (p: PaymentRecord, result: { readonly _tag: string }, what: string, invoice?: InvoiceRecord) =>
     result._tag === "Declined"
       ? Effect.logWarning(`${what} declined by the acquirer; it will be retried`).pipe(
         Effect.annotateLogs({ invoiceID: p.invoiceID, paymentID: p.id })
       )
-      : Effect.asVoid(apply(p.invoiceID, p.id, { _tag: "Finished" }, p))
+      : Effect.asVoid(apply(p.invoiceID, p.id, { _tag: "Finished" }, p, invoice))
 
   /**
    * An instant payment the acquirer authorised: captured with the acquirer, then both answers
@@ -164,9 +164,9 @@ export const make = (ctx: PaymentContext, apply: Apply) => {
         }
         case "capturing":
           // A capture is never turned into a failed payment: the durable timer retries it.
-          return yield* finish(p, yield* acquirer.capture(operationOf(p), p.capture?.amount ?? p.amount, p.currency), "capture")
+          return yield* finish(p, yield* acquirer.capture(operationOf(p), p.capture?.amount ?? p.amount, p.currency), "capture", invoice)
         case "cancelling":
-          return yield* finish(p, yield* acquirer.cancel(operationOf(p)), "cancel")
+          return yield* finish(p, yield* acquirer.cancel(operationOf(p)), "cancel", invoice)
         case "waiting":
         case "interaction":
         case "done":

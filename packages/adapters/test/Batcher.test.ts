@@ -167,4 +167,27 @@ describe("Batcher's calls", () => {
       // around the wait took 29
       assert.isAtMost(steps.steps, 15)
     }))
+  it.scoped("are answered by the writer in as many steps whatever their number", () =>
+    Effect.gen(function*() {
+      // the writer's steps: for the held batch of call 0, then for the batch of the `n` calls queued meanwhile
+      const writerSteps = (n: number) =>
+        Effect.gen(function*() {
+          const w = yield* gatedWriter
+          const steps = new Steps()
+          const call = yield* Effect.supervised(
+            Effect.withRuntimeFlagsPatch(Batcher.make(w.write, { maxBatch: 10 }), RuntimeFlagsPatch.enable(RuntimeFlags.OpSupervision)),
+            steps
+          )
+          const first = yield* Effect.fork(call(0))
+          yield* Deferred.await(w.started)
+          const others = yield* Effect.forEach(Array.from({ length: n }, (_, i) => i + 1), (i) => Effect.fork(call(i)))
+          yield* Effect.yieldNow()
+          yield* w.release
+          yield* w.release
+          yield* Effect.forEach([first, ...others], Fiber.join)
+          assert.strictEqual(w.batches.length, 2)
+          return steps.steps
+        }).pipe(Effect.scoped)
+      assert.strictEqual(yield* writerSteps(5), yield* writerSteps(1))
+    }))
 })

@@ -3,7 +3,10 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import * as RuntimeFlags from "effect/RuntimeFlags"
+import * as RuntimeFlagsPatch from "effect/RuntimeFlagsPatch"
 import * as Scope from "effect/Scope"
+import * as Supervisor from "effect/Supervisor"
 import * as Batcher from "../src/sql/driver/batcher.js"
 
 /** A writer that records its batches and holds the k-th one until `release` is called the k-th time. */
@@ -137,5 +140,54 @@ describe("Batcher", () => {
       const exit = yield* Fiber.await(queued)
       assert.isTrue(Exit.isInterrupted(exit))
       assert.deepStrictEqual(w.batches, [[1]])
+    }))
+})
+
+/** Counts the run loop's steps of the fibers under it (with the `OpSupervision` flag on). */
+class Steps extends Supervisor.AbstractSupervisor<number> {
+  steps = 0
+  get value() {
+    return Effect.sync(() => this.steps)
+  }
+  override onEffect() {
+    this.steps++
+  }
+}
+
+describe("Batcher's calls", () => {
+  it.scoped("wait for their batch in a few steps of the caller's fiber", () =>
+    Effect.gen(function*() {
+      const call = yield* Batcher.make((_: ReadonlyArray<number>) => Effect.void, { maxBatch: 10 })
+      const steps = new Steps()
+      yield* Effect.supervised(
+        Effect.withRuntimeFlagsPatch(call(1), RuntimeFlagsPatch.enable(RuntimeFlags.OpSupervision)),
+        steps
+      )
+      // 12 steps: the wait and its canceller; a Deferred, an effectful offer and an `onInterrupt`
+      // around the wait took 29
+      assert.isAtMost(steps.steps, 15)
+    }))
+  it.scoped("are answered by the writer in as many steps whatever their number", () =>
+    Effect.gen(function*() {
+      // the writer's steps: for the held batch of call 0, then for the batch of the `n` calls queued meanwhile
+      const writerSteps = (n: number) =>
+        Effect.gen(function*() {
+          const w = yield* gatedWriter
+          const steps = new Steps()
+          const call = yield* Effect.supervised(
+            Effect.withRuntimeFlagsPatch(Batcher.make(w.write, { maxBatch: 10 }), RuntimeFlagsPatch.enable(RuntimeFlags.OpSupervision)),
+            steps
+          )
+          const first = yield* Effect.fork(call(0))
+          yield* Deferred.await(w.started)
+          const others = yield* Effect.forEach(Array.from({ length: n }, (_, i) => i + 1), (i) => Effect.fork(call(i)))
+          yield* Effect.yieldNow()
+          yield* w.release
+          yield* w.release
+          yield* Effect.forEach([first, ...others], Fiber.join)
+          assert.strictEqual(w.batches.length, 2)
+          return steps.steps
+        }).pipe(Effect.scoped)
+      assert.strictEqual(yield* writerSteps(5), yield* writerSteps(1))
     }))
 })

@@ -10,7 +10,6 @@
  */
 import * as Cause from "effect/Cause"
 import * as Chunk from "effect/Chunk"
-import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -45,26 +44,27 @@ export const make = <A, E>(
   }
 ): Effect.Effect<(item: A) => Effect.Effect<void, E>, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const queue = yield* Queue.unbounded<readonly [A, Deferred.Deferred<void, E>]>()
+    const queue = yield* Queue.unbounded<Entry<A, E>>()
     const retryable = (cause: Cause.Cause<E>) =>
       options.retryAlone === undefined || Option.match(Cause.failureOption(cause), { onNone: () => true, onSome: options.retryAlone })
-    const writeEntries = (entries: ReadonlyArray<readonly [A, Deferred.Deferred<void, E>]>) =>
-      Effect.flatMap(Effect.exit(write(entries.map(([item]) => item))), (exit) =>
+    const writeEntries = (entries: ReadonlyArray<Entry<A, E>>) =>
+      Effect.flatMap(Effect.exit(write(entries.map((entry) => entry.item))), (exit) =>
         Exit.isSuccess(exit) || entries.length === 1 || !retryable(exit.cause)
-          ? Effect.forEach(entries, ([, done]) => Deferred.done(done, exit), { discard: true })
+          ? Effect.sync(() => {
+            for (const entry of entries) entry.resume(exit)
+          })
           // A batch is all or nothing: one bad call must not fail the others, so each goes alone.
-          : Effect.forEach(entries, ([item, done]) => Effect.flatMap(Effect.exit(write([item])), (own) => Deferred.done(done, own)), {
+          : Effect.forEach(entries, (entry) => Effect.map(Effect.exit(write([entry.item])), (own) => entry.resume(own)), {
             discard: true
           }))
-    const writeBatch = (batch: Chunk.Chunk<readonly [A, Deferred.Deferred<void, E>]>) =>
+    const writeBatch = (batch: Chunk.Chunk<Entry<A, E>>) => {
       // A call whose caller gave up while it was queued is not written.
-      Effect.filter(Chunk.toReadonlyArray(batch), ([, done]) => Effect.map(Deferred.isDone(done), (given) => !given)).pipe(
-        Effect.flatMap((entries) => entries.length === 0 ? Effect.void : writeEntries(entries)),
-        Effect.uninterruptible
-      )
+      const entries = Chunk.toReadonlyArray(batch).filter((entry) => !entry.given)
+      return entries.length === 0 ? Effect.void : Effect.uninterruptible(writeEntries(entries))
+    }
     const linger = options.linger === undefined ? undefined : RealTime.sleep(options.linger)
     // What was taken is written whatever happens next: a shutdown waits for it.
-    const more = (first: Chunk.Chunk<readonly [A, Deferred.Deferred<void, E>]>) =>
+    const more = (first: Chunk.Chunk<Entry<A, E>>) =>
       linger === undefined || Chunk.size(first) >= options.maxBatch
         ? writeBatch(first)
         : Effect.zipRight(linger, Queue.takeUpTo(queue, options.maxBatch - Chunk.size(first))).pipe(
@@ -75,14 +75,28 @@ export const make = <A, E>(
       Effect.flatMap(more),
       Effect.forever,
       Effect.onInterrupt(() =>
-        Effect.flatMap(Queue.takeAll(queue), (left) => Effect.forEach(left, ([, done]) => Deferred.interrupt(done), { discard: true }))
+        Effect.flatMap(Queue.takeAll(queue), (left) =>
+          Effect.sync(() => {
+            for (const entry of left) entry.resume(Effect.interrupt)
+          }))
       )
     )
     for (let i = 0; i < (options.writers ?? 1); i++) yield* Effect.forkScoped(writer)
+    // The caller waits on its own entry: no Deferred, no effectful offer; its interruption marks
+    // the entry given up, which the writer skips if it has not taken it yet.
     return (item: A) =>
-      Effect.flatMap(Deferred.make<void, E>(), (done) =>
-        Effect.zipRight(
-          Queue.offer(queue, [item, done]),
-          Effect.onInterrupt(Deferred.await(done), () => Deferred.interrupt(done))
-        ))
+      Effect.async<void, E>((resume) => {
+        const entry: Entry<A, E> = { item, resume, given: false }
+        queue.unsafeOffer(entry)
+        return Effect.sync(() => {
+          entry.given = true
+        })
+      })
   })
+
+/** A queued call: its item, how to answer its caller, and whether the caller gave up waiting. */
+interface Entry<A, E> {
+  readonly item: A
+  readonly resume: (answer: Effect.Effect<void, E>) => void
+  given: boolean
+}

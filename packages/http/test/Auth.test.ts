@@ -5,6 +5,7 @@ import { type Authenticator, Errors, Principal } from "@kassa/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
+import * as HashMap from "effect/HashMap"
 import * as Option from "effect/Option"
 import * as Exit from "effect/Exit"
 import * as AccessLog from "../src/server/AccessLog.js"
@@ -129,6 +130,36 @@ describe("Auth.servingMerchant", () => {
     assert.deepStrictEqual(refusedToo, Exit.fail(new Errors.Unauthorized({ message: "API key is unknown or revoked" })))
     assert.strictEqual(callerIn(unknown), undefined)
     assert.deepStrictEqual(served, [])
+  })
+
+  it("given the request's id, serves with the principal and the id annotating the fiber's logs, set together", () => {
+    const principal = apiKey("party-r", "key-r")
+    const seen = (requestId?: string) =>
+      Effect.runSync(
+        Effect.annotateLogs(
+          Auth.servingMerchant(
+            authenticatorOf(principal, []),
+            requestWith("Bearer good"),
+            "good",
+            () =>
+              Effect.all([
+                currentPrincipal,
+                FiberRef.get(FiberRef.currentLogAnnotations),
+                FiberRef.get(FiberRef.currentContext) as Effect.Effect<Seen>
+              ]),
+            requestId
+          ),
+          "kept",
+          "yes"
+        )
+      )
+    const [served, annotations, context] = seen("req-7")
+    assert.deepStrictEqual({ ...served }, { ...principal })
+    assert.deepStrictEqual(Object.fromEntries(HashMap.toEntries(annotations)), { kept: "yes", requestId: "req-7" })
+    // the context kept for the caller, as `setPrincipal` sets it
+    assert.strictEqual(context, contextAfter(principal))
+    const [, without] = seen()
+    assert.deepStrictEqual(Object.fromEntries(HashMap.toEntries(without)), { kept: "yes" })
   })
 
   it("refuses without asking the authenticator what is not a Bearer token", () => {

@@ -9,6 +9,8 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Equal from "effect/Equal"
 import * as FiberRef from "effect/FiberRef"
+import * as FiberRefs from "effect/FiberRefs"
+import * as HashMap from "effect/HashMap"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { Authentication, OperatorAuthentication } from "../api/Security.js"
@@ -91,10 +93,23 @@ const withPrincipal = (base: Context.Context<never>, principal: Principal.Princi
 export const setPrincipal = (principal: Principal.Principal): Effect.Effect<void> =>
   FiberRef.update(FiberRef.currentContext, (base) => withPrincipal(base, principal))
 
+// Each fiber ref set copies all the fiber's refs: the principal and the annotation, one copy.
+const setPrincipalAnnotated = (principal: Principal.Principal, requestId: string): Effect.Effect<void> =>
+  Effect.updateFiberRefs((fiberId, refs) =>
+    FiberRefs.updateManyAs(refs, {
+      entries: [
+        [FiberRef.currentContext, [[fiberId, withPrincipal(FiberRefs.getOrDefault(refs, FiberRef.currentContext), principal)]]],
+        [FiberRef.currentLogAnnotations, [[fiberId, HashMap.set(FiberRefs.getOrDefault(refs, FiberRef.currentLogAnnotations), "requestId", requestId as unknown)]]]
+      ]
+    })
+  )
+
 /**
  * `serve` as the merchant `request`'s Bearer token (`token`) names, its principal set on the
  * fiber (`setPrincipal`): `merchant(authenticateRequest(…))` then `setPrincipal`, in one step
- * after the authenticator's, for a fiber that ends with its request.
+ * after the authenticator's, for a fiber that ends with its request. Given `requestId`, the
+ * fiber's `requestId` log annotation is set in the same update (for an edge that left it to
+ * this: `Edge.handle` with `annotate` false).
  *
  * @since 0.1.0
  */
@@ -102,12 +117,14 @@ export const servingMerchant = <A, E, R>(
   authenticator: Authenticator.Authenticator,
   request: HttpServerRequest.HttpServerRequest,
   token: string,
-  serve: () => Effect.Effect<A, E, R>
+  serve: () => Effect.Effect<A, E, R>,
+  requestId?: string
 ): Effect.Effect<A, E | Errors.Unauthorized, Exclude<R, Principal.CurrentPrincipal>> => {
   if (!bearerScheme.test(request.headers.authorization ?? "")) return Effect.fail(noBearer())
   return Effect.flatMap(authenticator.authenticate(token), (principal): Effect.Effect<A, E | Errors.Unauthorized, R> => {
     AccessLog.noteCaller(request, principal)
-    return notOperator(principal) ? Effect.zipRight(setPrincipal(principal), serve()) : Effect.fail(operatorOnly())
+    if (!notOperator(principal)) return Effect.fail(operatorOnly())
+    return Effect.zipRight(requestId === undefined ? setPrincipal(principal) : setPrincipalAnnotated(principal, requestId), serve())
   }) as Effect.Effect<A, E | Errors.Unauthorized, Exclude<R, Principal.CurrentPrincipal>>
 }
 

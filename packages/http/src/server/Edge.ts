@@ -111,8 +111,11 @@ const withDeadline = <E, R>(at: number, now: number, handled: Handled<E, R>): Ha
   )
 }
 
-/** The answer to what went wrong that the wire contract answers itself, or the failure as it is. */
-const recover = (original: HttpServerRequest.HttpServerRequest) => (cause: Cause.Cause<unknown>) => {
+/**
+ * The answer to what went wrong that the wire contract answers itself, or the failure as it is
+ * (logged with the request's id: the fiber may have failed before its annotation was set).
+ */
+const recover = (original: HttpServerRequest.HttpServerRequest, requestId: string) => (cause: Cause.Cause<unknown>) => {
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const f = failure.value
@@ -133,6 +136,7 @@ const recover = (original: HttpServerRequest.HttpServerRequest) => (cause: Cause
   }
   if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
   return Effect.logError("Unexpected failure", cause).pipe(
+    Effect.annotateLogs("requestId", requestId),
     Effect.as(json(500, { message: "Unexpected failure; contact support" }))
   )
 }
@@ -174,7 +178,9 @@ export interface Finished {
 
 /**
  * The edge of a server: what `start` begins, `handle` runs (everything up to the answer, with
- * errors the operation's own left to its encoder) and `answer` finishes (what sees the answer
+ * errors the operation's own left to its encoder; the request's id set as the fiber's `requestId`
+ * log annotation unless `annotate` is false, for an operation that sets it itself along with
+ * its principal, `Auth.servingMerchant`) and `answer` finishes (what sees the answer
  * go out; `finish` the same outside of an effect, for the request's fiber `fiberId`).
  *
  * @since 0.1.0 @category models
@@ -186,7 +192,7 @@ export interface Edge {
     path: string,
     operation?: string
   ) => Started
-  readonly handle: <E, R>(started: Started, operation: Operation<E, R>, now: number) => Handled<unknown, R>
+  readonly handle: <E, R>(started: Started, operation: Operation<E, R>, now: number, annotate?: boolean) => Handled<unknown, R>
   readonly answer: (started: Started, response: HttpServerResponse.HttpServerResponse) => Effect.Effect<HttpServerResponse.HttpServerResponse>
   readonly finish: (started: Started, response: HttpServerResponse.HttpServerResponse, fiberId: number) => Finished
 }
@@ -218,7 +224,7 @@ export const make = Effect.gen(function*() {
     exchange: { answered: undefined }
   })
 
-  const handle = <E, R>(started: Started, operation: Operation<E, R>, now: number): Handled<unknown, R> => {
+  const handle = <E, R>(started: Started, operation: Operation<E, R>, now: number, annotate = true): Handled<unknown, R> => {
     const { original, path, request } = started
     // A request on a connection still open while the server drains: retry elsewhere.
     if (draining?.isDraining() === true && !path.startsWith("/health")) {
@@ -259,14 +265,14 @@ export const make = Effect.gen(function*() {
     }
     const handled = RequestBody.present(request) ? withBody(request, refuse, serve) : serve(request, "")
 
+    const recovered = (wallet ? Effect.catchAllCause(handled, WalletWire.recover(started.operation)) : handled).pipe(
+      Effect.catchAllCause(recover(original, started.requestId))
+    ) as Handled<unknown, R>
     // The request id annotates the logs of the request's fiber, which ends with the request:
     // `Effect.annotateLogs` around it would cost a scope of its own.
-    return Effect.zipRight(
-      FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set("requestId", started.requestId as unknown)),
-      (wallet ? Effect.catchAllCause(handled, WalletWire.recover(started.operation)) : handled).pipe(
-        Effect.catchAllCause(recover(original))
-      )
-    ) as Handled<unknown, R>
+    return annotate
+      ? Effect.zipRight(FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set("requestId", started.requestId as unknown)), recovered)
+      : recovered
   }
 
   const finish: Edge["finish"] = (started, response, fiberId) => {

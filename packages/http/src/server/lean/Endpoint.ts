@@ -108,7 +108,14 @@ export const make = (
     >
 
   // The principal is set on the request's fiber, which ends with the request: providing it
-  // around `run` would cost a scope of its own.
+  // around `run` would cost a scope of its own. The request's id annotates the fiber's logs in
+  // the same update (the lean router's edge leaves it to this).
   return (read, parts, now) =>
-    Auth.servingMerchant(authenticator, read, (read.headers.authorization ?? "").slice(bearerLength), () => decodedAndRun(read, parts, now))
+    Auth.servingMerchant(
+      authenticator,
+      read,
+      (read.headers.authorization ?? "").slice(bearerLength),
+      () => decodedAndRun(read, parts, now),
+      read.headers["x-request-id"] ?? ""
+    )
 }

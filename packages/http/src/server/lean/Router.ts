@@ -145,6 +145,7 @@ export const make = Effect.gen(function*() {
     const started = edge.start(original, request, v1 ? "/v2" + path.slice(3) : path, entry.name)
     const parts: Endpoint.Parts = { params, query: queryOf(q === -1 ? "" : url.slice(q + 1)) }
 
+    // (the request's id annotates the fiber's logs with its principal: `Endpoint`)
     return Effect.withFiberRuntime<void>((fiber) => {
       const now = Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
       // the answer's end without effects but the logger's line, when the access log is the logger's
@@ -156,7 +157,7 @@ export const make = Effect.gen(function*() {
         }
         return Effect.map(finished.log, () => write(response, finished.answer))
       }
-      return Effect.matchCauseEffect(encodeErrors(edge.handle(started, (read) => served(read, parts, now), now)), {
+      return Effect.matchCauseEffect(encodeErrors(edge.handle(started, (read) => served(read, parts, now), now, false)), {
         onFailure: (cause) => Effect.flatMap(HttpServerError.causeResponse(cause), ([answer]) => send(answer)),
         onSuccess: send
       })

@@ -6,8 +6,8 @@ import * as Fiber from "effect/Fiber"
 import * as RuntimeFlags from "effect/RuntimeFlags"
 import * as RuntimeFlagsPatch from "effect/RuntimeFlagsPatch"
 import * as Scope from "effect/Scope"
-import * as Supervisor from "effect/Supervisor"
 import * as Batcher from "../src/sql/driver/batcher.js"
+import { Steps } from "./support/Supervisors.js"
 
 /** A writer that records its batches and holds the k-th one until `release` is called the k-th time. */
 const gatedWriter = Effect.gen(function*() {
@@ -142,17 +142,6 @@ describe("Batcher", () => {
       assert.deepStrictEqual(w.batches, [[1]])
     }))
 })
-
-/** Counts the run loop's steps of the fibers under it (with the `OpSupervision` flag on). */
-class Steps extends Supervisor.AbstractSupervisor<number> {
-  steps = 0
-  get value() {
-    return Effect.sync(() => this.steps)
-  }
-  override onEffect() {
-    this.steps++
-  }
-}
 
 describe("Batcher's calls", () => {
   it.scoped("wait for their batch in a few steps of the caller's fiber", () =>

@@ -11,13 +11,13 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
-import * as Supervisor from "effect/Supervisor"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as GroupCommit from "../src/sql/driver/groupCommit.js"
 import * as SqliteClient from "../src/sql/driver/sqliteClient.js"
 import { insert } from "../src/sql/driver/writes.js"
+import { Forks } from "./support/Supervisors.js"
 
 const TIMER = "group.test"
 
@@ -110,17 +110,6 @@ const sqlite = Layer.unwrapScoped(Effect.gen(function*() {
 }))
 
 const units = (n: number) => Array.from({ length: n }, (_, i) => i + 1)
-
-/** Counts the fibers started under it. */
-class Forks extends Supervisor.AbstractSupervisor<number> {
-  started = 0
-  get value() {
-    return Effect.sync(() => this.started)
-  }
-  override onStart() {
-    this.started++
-  }
-}
 
 describe("Group commit (SQLite)", () => {
   it.scoped("transactions that arrive together share one COMMIT, each in its savepoint; a failed one is rolled back alone", () =>

@@ -4,22 +4,11 @@ import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as RuntimeFlags from "effect/RuntimeFlags"
 import * as RuntimeFlagsPatch from "effect/RuntimeFlagsPatch"
-import * as Supervisor from "effect/Supervisor"
 import * as Locals from "../src/sql/driver/locals.js"
+import { Steps } from "./support/Supervisors.js"
 
 const refs = Array.from({ length: 5 }, (_, i) => FiberRef.unsafeMake(`outside ${i}`))
 const values = refs.map((ref) => FiberRef.get(ref))
-
-/** Counts the run loop's steps of the fibers under it (with the `OpSupervision` flag on). */
-class Steps extends Supervisor.AbstractSupervisor<number> {
-  steps = 0
-  get value() {
-    return Effect.sync(() => this.steps)
-  }
-  override onEffect() {
-    this.steps++
-  }
-}
 
 /** `effect` with the first `n` refs set to `inside …`. */
 const withRefs = <A, E>(n: number, effect: Effect.Effect<A, E>) =>

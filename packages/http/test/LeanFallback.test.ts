@@ -3,46 +3,22 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as Http from "@kassa/http/server/Http"
 import * as Fallback from "@kassa/http/server/lean/Fallback"
 import * as LeanServer from "@kassa/http/server/lean/Server"
-import { Dialects, Fixtures, TestKassa, TestServer } from "@kassa/testing"
+import { Dialects, Fixtures, TestServer } from "@kassa/testing"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { createServer } from "node:http"
+import { portOf, send, twoServers } from "./support/Answers.js"
 
 /**
  * Lean, HttpApi's app is not built at start: the plain routes answer without it, and the first
  * request the lean router leaves to HttpApi builds it, once, answering as the eager app does.
  */
-
-interface Answer {
-  readonly status: number
-  readonly headers: Record<string, string>
-  readonly text: string
-}
-
-const portOf = (context: Context.Context<HttpServer.HttpServer>) => {
-  const address = Context.get(context, HttpServer.HttpServer).address
-  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
-  return address.port
-}
-
-const send = (port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
-  Effect.promise(async (): Promise<Answer> => {
-    const response = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers, ...(body === undefined ? {} : { body }) })
-    const text = await response.text()
-    const out: Record<string, string> = {}
-    response.headers.forEach((value, key) => {
-      if (key !== "date") out[key] = value
-    })
-    return { status: response.status, headers: out, text }
-  })
 
 class Servers extends Context.Tag("test/Servers")<
   Servers,
@@ -51,13 +27,7 @@ class Servers extends Context.Tag("test/Servers")<
 
 const servers = (dialect: Dialects.Dialect) =>
   Layer.unwrapScoped(Effect.gen(function*() {
-    const kassa = yield* Layer.build(TestKassa.layer(dialect))
-    const served = (lean: boolean) =>
-      Layer.build(
-        Http.serve(Layer.succeedContext(kassa), { lean }).pipe(Layer.provideMerge(LeanServer.layer(createServer, { port: 0 })))
-      )
-    const lean = yield* served(true)
-    const eager = yield* served(false)
+    const { eager, kassa, lean } = yield* twoServers(dialect)
     // (`Builds` is in the served layer's output when lean, not in its type)
     assert.isTrue(Option.isNone(Context.getOption(eager as Context.Context<unknown>, Fallback.Builds)), "eager: no lazy build")
     return Layer.merge(

@@ -1,43 +1,17 @@
 import { assert, layer } from "@effect/vitest"
-import * as HttpServer from "@effect/platform/HttpServer"
-import * as Http from "@kassa/http/server/Http"
 import * as LeanRouter from "@kassa/http/server/lean/Router"
-import * as LeanServer from "@kassa/http/server/lean/Server"
 import * as Metrics from "@kassa/http/server/Metrics"
-import { Dialects, Fixtures, TestKassa, TestServer } from "@kassa/testing"
+import { Dialects, Fixtures, TestServer } from "@kassa/testing"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { createServer } from "node:http"
+import { portOf, send, twoServers } from "./support/Answers.js"
 
 /**
  * The lean router and HttpApi answer alike: one Kassa served by two servers, one with the lean
  * router in front and one without, asked the same requests (the same objects, the same refusals)
  * answer the same status, headers (all but `date`) and body bytes.
  */
-
-interface Answer {
-  readonly status: number
-  readonly headers: Record<string, string>
-  readonly text: string
-}
-
-const portOf = (context: Context.Context<HttpServer.HttpServer>) => {
-  const address = Context.get(context, HttpServer.HttpServer).address
-  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
-  return address.port
-}
-
-const send = (port: number, method: string, path: string, headers: Record<string, string>, body?: string) =>
-  Effect.promise(async (): Promise<Answer> => {
-    const response = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers, ...(body === undefined ? {} : { body }) })
-    const text = await response.text()
-    const out: Record<string, string> = {}
-    response.headers.forEach((value, key) => {
-      if (key !== "date") out[key] = value
-    })
-    return { status: response.status, headers: out, text }
-  })
 
 /** Kassa with the two servers over it: the ports of the lean one and of the other. */
 class Servers extends Context.Tag("test/Servers")<
@@ -47,13 +21,8 @@ class Servers extends Context.Tag("test/Servers")<
 
 const servers = (dialect: Dialects.Dialect) =>
   Layer.unwrapScoped(Effect.gen(function*() {
-    const kassa = yield* Layer.build(TestKassa.layer(dialect))
-    const served = (lean: boolean) =>
-      Layer.build(
-        Http.serve(Layer.succeedContext(kassa), { lean }).pipe(Layer.provideMerge(LeanServer.layer(createServer, { port: 0 })))
-      )
-    const leanServer = yield* served(true)
-    const framework = portOf(yield* served(false))
+    const { eager, kassa, lean: leanServer } = yield* twoServers(dialect)
+    const framework = portOf(eager)
     return Layer.merge(
       Layer.succeedContext(kassa),
       Layer.succeed(Servers, {

@@ -1,0 +1,25 @@
+/** Supervisors that count what the fibers under them do (`OpSupervision` on, for the steps). */
+import * as Effect from "effect/Effect"
+import * as Supervisor from "effect/Supervisor"
+
+/** Counts the run loop's steps of the fibers under it (with the `OpSupervision` flag on). */
+export class Steps extends Supervisor.AbstractSupervisor<number> {
+  steps = 0
+  get value() {
+    return Effect.sync(() => this.steps)
+  }
+  override onEffect() {
+    this.steps++
+  }
+}
+
+/** Counts the fibers started under it. */
+export class Forks extends Supervisor.AbstractSupervisor<number> {
+  started = 0
+  get value() {
+    return Effect.sync(() => this.started)
+  }
+  override onStart() {
+    this.started++
+  }
+}

@@ -1,8 +1,10 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
+import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -72,6 +74,7 @@ layer(sqlite)("The driver's SQLite client", (it) => {
       // a statement read as values reads rows again afterwards
       assert.deepStrictEqual(yield* sql`SELECT a FROM kept ORDER BY a`, [{ A: 1 }, { A: 2 }])
       assert.deepStrictEqual(yield* sql`SELECT a FROM kept ORDER BY a`.unprepared, [{ A: 1 }, { A: 2 }])
+      assert.deepStrictEqual(Chunk.toReadonlyArray(yield* Stream.runCollect(sql`SELECT a FROM kept ORDER BY a`.stream)), [{ A: 1 }, { A: 2 }])
     }))
 
   it.effect("a kept statement sees a column added under it (SQLite prepares it again itself)", () =>

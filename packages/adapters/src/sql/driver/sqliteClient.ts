@@ -16,6 +16,7 @@ import Sqlite from "better-sqlite3"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
 
 /** @internal */
 export interface Options {
@@ -113,7 +114,8 @@ const connect = (options: Options) =>
           }
         }),
       executeUnprepared: (text, params, transformRows) => run(text, params ?? [], false, transformRows, (text) => db.prepare(text)),
-      executeStream: () => Effect.dieMessage("executeStream not implemented")
+      // the rows read at once, then streamed: a statement holds the one connection while it runs
+      executeStream: (text, params, transformRows) => Stream.fromIterableEffect(run(text, params, false, transformRows))
     }
   }))
 

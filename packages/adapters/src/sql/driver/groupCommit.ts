@@ -27,7 +27,7 @@ import * as Scope from "effect/Scope"
 import { nextTurn } from "../../internal/realTime.js"
 import * as Locals from "./locals.js"
 import * as Signals from "./Signals.js"
-import { type Direct, heldWrites } from "./writes.js"
+import { type Direct, heldWrites, transactionConnection } from "./writes.js"
 
 interface Group {
   readonly conn: SqlConnection.Connection
@@ -117,7 +117,7 @@ export const make = (
       return run(g.conn, "SAVEPOINT kassa_unit").pipe(
         // Each unit has its own `Direct` (whether it wrote is its own) and its own signals.
         Effect.zipRight(Locals.exitWith(
-          (context) => [Locals.connection(context, g.conn, 1), [heldWrites, direct], Signals.holding(signals)],
+          (context) => [transactionConnection.connection(context, 1), [heldWrites, direct], Signals.holding(signals)],
           restore(effect)
         )),
         Effect.tap((exit) =>

@@ -426,7 +426,7 @@ export const unitBatcher = (sql: SqlClient.SqlClient): Effect.Effect<SendUnit, n
     ),
     (batched) => (writes) =>
       insertsOnly(writes)
-        ? Effect.flatMap(FiberRef.get(currentWork), (work) => batched({ writes, work }))
+        ? Effect.withFiberRuntime((fiber) => batched({ writes, work: fiber.getFiberRef(currentWork) }))
         : sendCombined(sql, writes)
   )
 

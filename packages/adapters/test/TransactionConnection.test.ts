@@ -32,7 +32,7 @@ for (const dialect of Dialects.dialects()) {
           assert.isTrue(Context.getOption(yield* context, SqlClient.TransactionConnection)._tag === "None")
         }).pipe(untraced))
 
-      it.effect("runs a statement only on the connection of the fiber's own transaction: none, none", () =>
+      it.effect("runs a statement of a fiber that has its context but no transaction of its own on no connection: it dies", () =>
         Effect.gen(function*() {
           const tx = yield* Transactions
           const sql = yield* SqlClient.SqlClient

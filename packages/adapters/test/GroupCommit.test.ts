@@ -17,7 +17,9 @@ import * as path from "node:path"
 import * as GroupCommit from "../src/sql/driver/groupCommit.js"
 import * as SqliteClient from "../src/sql/driver/sqliteClient.js"
 import { insert } from "../src/sql/driver/writes.js"
-import { Forks } from "./support/Supervisors.js"
+import * as RuntimeFlags from "effect/RuntimeFlags"
+import * as RuntimeFlagsPatch from "effect/RuntimeFlagsPatch"
+import { FlagUpdates, Forks, Steps } from "./support/Supervisors.js"
 
 const TIMER = "group.test"
 
@@ -179,6 +181,20 @@ describe("Group commit (SQLite)", () => {
       // the concurrent units' own fibers, nothing else
       assert.strictEqual(yield* forks.value, yield* bare.value)
       assert.deepStrictEqual(yield* r.rows, units(4))
+    }).pipe(Effect.provide(sqlite)))
+
+  it.scoped("a transaction nests no uninterruptible region in its own but for what it waits for: few steps", () =>
+    Effect.gen(function*() {
+      const { grouped } = yield* groupedOn(64)
+      yield* grouped(Effect.void)
+      const steps = new Steps()
+      const updates = new FlagUpdates()
+      const counted = Effect.withRuntimeFlagsPatch(grouped(Effect.void), RuntimeFlagsPatch.enable(RuntimeFlags.OpSupervision))
+      yield* Effect.supervised(Effect.supervised(counted, steps), updates)
+      // 15 and 196 now; when a region of its own guarded the wait for the mutex, the group's
+      // opening, its COMMIT's turn of the mutex (`withPermits`), 26 and 232
+      assert.isAtMost(yield* updates.value, 15)
+      assert.isAtMost(yield* steps.value, 200)
     }).pipe(Effect.provide(sqlite)))
 
   it.scoped("a statement waiting for the connection gets it between two groups, not after all of them", () =>

@@ -14,9 +14,12 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as RuntimeFlags from "effect/RuntimeFlags"
+import * as RuntimeFlagsPatch from "effect/RuntimeFlagsPatch"
 import { changing, inserting, type Write, writeAll } from "../src/sql/driver/writes.js"
 import { subscribed } from "./storage/records.js"
 import { withStatementTexts } from "./statementTexts.js"
+import { Steps } from "./support/Supervisors.js"
 
 const event = (aggregateID: string, changes: ReadonlyArray<unknown>) => ({
   aggregateType: "invoice",
@@ -136,6 +139,19 @@ for (const dialect of Dialects.dialects()) {
           assert.match(texts[2]!, /FROM timers/)
         }
       }))
+
+    if (dialect === "pg") {
+      it.effect("a transaction that only writes costs its caller's fiber few steps: its unit waits for its batch", () =>
+        Effect.gen(function*() {
+          const { log, tx } = yield* fresh
+          const append = Effect.suspend(() => tx.withTransaction(log.append(event(`inv-${RandomIds.make()}`, ["created"]))))
+          yield* append
+          const steps = new Steps()
+          yield* Effect.supervised(Effect.withRuntimeFlagsPatch(append, RuntimeFlagsPatch.enable(RuntimeFlags.OpSupervision)), steps)
+          // 66 (68 when the unit read the request's work with `FiberRef.get`)
+          assert.isAtMost(yield* steps.value, 66)
+        }).pipe(Effect.withTracerEnabled(false)))
+    }
 
     it.effect("a transaction that fails sends none of the writes it held", () =>
       Effect.gen(function*() {

@@ -20,14 +20,16 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type * as SqlConnection from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as FiberRef from "effect/FiberRef"
 import * as Scope from "effect/Scope"
 import { nextTurn } from "../../internal/realTime.js"
 import * as Locals from "./locals.js"
 import * as Signals from "./Signals.js"
-import { type Direct, heldWrites } from "./writes.js"
+import { type Direct, heldWrites, transactionConnection } from "./writes.js"
 
 interface Group {
   readonly conn: SqlConnection.Connection
@@ -62,7 +64,7 @@ export const make = (
       const scope = yield* Scope.make()
       const conn = yield* Effect.orDie(Scope.extend(sql.reserve, scope)).pipe(
         Effect.tap((conn) => run(conn, "BEGIN")),
-        Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause)))
+        Effect.tapErrorCause((cause) => Scope.close(scope, Exit.failCause(cause)))
       )
       return { conn, scope, committed: yield* Deferred.make<void, SqlError>(), units: 0, planned: false }
     })
@@ -82,8 +84,15 @@ export const make = (
         )
       })
 
+    /**
+     * `effect` under the mutex, for a caller already uninterruptible (a unit): `withPermits`
+     * without its own uninterruptible regions.
+     */
+    const locked = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+      Effect.zipRight(mutex.take(1), Effect.flatMap(Effect.exit(effect), (exit) => Effect.zipRight(mutex.release(1), exit)))
+
     /** A waiter that gave up may have been the one the group was left open for. */
-    const settle = mutex.withPermits(1)(Effect.suspend(() => (waiting === 0 ? end() : Effect.void)))
+    const settle = locked(Effect.suspend(() => (waiting === 0 ? end() : Effect.void)))
 
     /**
      * The COMMIT of a group whose unit ended with none waiting, once the event loop has turned:
@@ -91,20 +100,10 @@ export const make = (
      * would otherwise never find a group open.
      */
     const endLater = (g: Group) =>
-      mutex.withPermits(1)(Effect.suspend(() => {
+      locked(Effect.suspend(() => {
         g.planned = false
         return group === g && waiting === 0 ? end() : Effect.void
       }))
-
-    const enter = Effect.suspend(() => {
-      waiting++
-      return mutex.take(1).pipe(
-        Effect.onExit((exit) => {
-          waiting--
-          return Exit.isSuccess(exit) ? Effect.void : settle
-        })
-      )
-    })
 
     /** The unit in its savepoint, under the mutex; a failure of the savepoint's own statements is a defect. */
     const inSavepoint = <A, E, R>(
@@ -117,7 +116,7 @@ export const make = (
       return run(g.conn, "SAVEPOINT kassa_unit").pipe(
         // Each unit has its own `Direct` (whether it wrote is its own) and its own signals.
         Effect.zipRight(Locals.exitWith(
-          (context) => [Locals.connection(context, g.conn, 1), [heldWrites, direct], Signals.holding(signals)],
+          (context) => [transactionConnection.connection(context, 1), [heldWrites, direct], Signals.holding(signals)],
           restore(effect)
         )),
         Effect.tap((exit) =>
@@ -128,12 +127,17 @@ export const make = (
       )
     }
 
+    // (uninterruptible but where it waits for the mutex and runs `effect`: what it does around them
+    // needs no region of its own)
     const unit = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
       Effect.uninterruptibleMask((restore) =>
         Effect.gen(function*() {
-          yield* restore(enter)
+          waiting++
+          const entered = yield* Effect.exit(restore(mutex.take(1)))
+          waiting--
+          if (Exit.isFailure(entered)) return yield* Effect.zipRight(settle, Effect.failCause(entered.cause))
           const g = yield* (group === undefined ? Effect.tap(open, (g) => (group = g)) : Effect.succeed(group)).pipe(
-            Effect.onError(() => mutex.release(1))
+            Effect.tapErrorCause(() => mutex.release(1))
           )
           g.units++
           const signals: Array<() => void> = []
@@ -156,8 +160,9 @@ export const make = (
       )
 
     return <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-      Effect.flatMap(
-        Effect.serviceOption(SqlClient.TransactionConnection),
-        (outer) => outer._tag === "Some" ? Effect.orDie(sql.withTransaction(effect)) : unit(effect)
+      Effect.withFiberRuntime((fiber) =>
+        Context.getOption(fiber.getFiberRef(FiberRef.currentContext), SqlClient.TransactionConnection)._tag === "Some"
+          ? Effect.orDie(sql.withTransaction(effect))
+          : unit(effect)
       )
   })

@@ -8,21 +8,69 @@
  */
 import type * as SqlConnection from "@effect/sql/SqlConnection"
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type * as Exit from "effect/Exit"
 import type * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
+import * as Stream from "effect/Stream"
 
 /** @internal A fiber ref and the value it takes. */
 export type Local = readonly [FiberRef.FiberRef<any>, unknown]
 
-/** @internal `[conn, depth]` as the transaction's connection, in the fiber's context. */
-export const connection = (
-  context: Context.Context<never>,
-  conn: SqlConnection.Connection,
-  depth: number
-): Local => [FiberRef.currentContext, Context.add(context, SqlClient.TransactionConnection, [conn, depth])]
+/**
+ * @internal
+ * A connection that hands each call to another (`via`): the transaction's, once it is known.
+ */
+export const forwarding = (
+  via: <A>(use: (conn: SqlConnection.Connection) => Effect.Effect<A, SqlError>) => Effect.Effect<A, SqlError>
+): SqlConnection.Connection => ({
+  execute: (text, params, transform) => via((c) => c.execute(text, params, transform)),
+  executeRaw: (text, params) => via((c) => c.executeRaw(text, params)),
+  executeStream: (text, params, transform) => Stream.unwrap(via((c) => Effect.succeed(c.executeStream(text, params, transform)))),
+  executeValues: (text, params) => via((c) => c.executeValues(text, params)),
+  executeUnprepared: (text, params, transform) => via((c) => c.executeUnprepared(text, params, transform))
+})
+
+/**
+ * @internal
+ * The connection a transaction puts in the fiber's context (where `@effect/sql`'s statements
+ * and savepoints look for it): one for every transaction, which runs each call on the connection
+ * of the transaction of the fiber that makes it (`of`, from the driver's own fiber refs). The
+ * context then no longer changes with the transaction, only with the fiber's context and the
+ * depth, and `connection` builds it once for both (`Context.add` copies the context's every
+ * service, a hundred of the server's): no fiber sees another's transaction through it.
+ */
+export interface Routed {
+  readonly conn: SqlConnection.Connection
+  /** `[conn, depth]` as the transaction's connection, in the fiber's context. */
+  readonly connection: (context: Context.Context<never>, depth: number) => Local
+}
+
+/** @internal The `Routed` connection of the transactions whose fibers' connection `of` finds. */
+export const routed = (of: (fiber: Fiber.RuntimeFiber<unknown, unknown>) => SqlConnection.Connection | undefined): Routed => {
+  const conn = forwarding((use) =>
+    Effect.withFiberRuntime((fiber) => {
+      const own = of(fiber)
+      return own === undefined ? Effect.dieMessage("a statement of a transaction ran outside of it") : use(own)
+    })
+  )
+  const built = new Map<number, WeakMap<Context.Context<never>, Context.Context<never>>>()
+  return {
+    conn,
+    connection: (context, depth) => {
+      let byContext = built.get(depth)
+      if (byContext === undefined) built.set(depth, byContext = new WeakMap())
+      let added = byContext.get(context)
+      if (added === undefined) {
+        added = Context.add(context, SqlClient.TransactionConnection, [conn, depth])
+        byContext.set(context, added)
+      }
+      return [FiberRef.currentContext, added]
+    }
+  }
+}
 
 /** Effect's fiber, with the method `FiberRef.set` calls on it (its public type does not show it). */
 interface Settable {

@@ -16,7 +16,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
-import { beforeRead } from "./writes.js"
+import { beforeRead, heldWrites, transactionConnection } from "./writes.js"
 
 /** What `@effect/sql`'s statements hold besides their interface: the connection and the rows' names. */
 interface Opened<A> {
@@ -74,8 +74,14 @@ export const rows = <A extends object>(statement: Statement.Statement<A>): Effec
     const [text, params] = statement.compile()
     // inside a transaction its connection, with no scope of its own; else the client's acquirer
     const held = Context.getOption(fiber.getFiberRef(FiberRef.currentContext), SqlClient.TransactionConnection)
-    const run = held._tag === "Some"
-      ? held.value[0].execute(text, params, statement.transformRows)
+    // (the driver's transactions' connection finds the fiber's, in a step of its own: found here)
+    const conn = held._tag === "None"
+      ? undefined
+      : held.value[0] === transactionConnection.conn
+      ? fiber.getFiberRef(heldWrites)?.conn ?? held.value[0]
+      : held.value[0]
+    const run = conn !== undefined
+      ? conn.execute(text, params, statement.transformRows)
       : connected(statement.acquirer, (conn) => conn.execute(text, params, statement.transformRows))
     return before === Effect.void ? run : Effect.zipRight(before, run)
   })

@@ -16,6 +16,7 @@ import Sqlite from "better-sqlite3"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 
 /** @internal */
@@ -130,9 +131,11 @@ export const make = (options: Options) =>
     const semaphore = yield* Effect.makeSemaphore(1)
     return yield* SqlClient.make({
       acquirer: semaphore.withPermits(1)(Effect.succeed(connection)),
+      // (`Scope.addFinalizer`: `Effect.addFinalizer` would run the release with the acquiring
+      // fiber's refs, diffing and patching them all, and leave the closing fiber a copy of its context)
       transactionAcquirer: Effect.uninterruptibleMask((restore) =>
         Effect.as(
-          Effect.zipRight(restore(semaphore.take(1)), Effect.addFinalizer(() => semaphore.release(1))),
+          Effect.zipRight(restore(semaphore.take(1)), Effect.flatMap(Effect.scope, (scope) => Scope.addFinalizer(scope, semaphore.release(1)))),
           connection
         )
       ),

@@ -30,7 +30,6 @@ import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
-import * as Stream from "effect/Stream"
 import * as Batcher from "./batcher.js"
 import * as Locals from "./locals.js"
 import { rows } from "./reads.js"
@@ -98,6 +97,8 @@ export const ofRows = (write: Write, rows: ReadonlyArray<string>): Write => ({ .
 /** Writes held back (PostgreSQL's), and the tables they write. @since 0.1.0 @category models */
 export interface Held {
   readonly sql: SqlClient.SqlClient
+  /** The transaction's connection (which opens it when first used, `lazyConnection`). */
+  readonly conn: SqlConnection.Connection
   readonly writes: Array<Write>
   readonly tables: Set<string>
   /** The rows of each held table the held writes write, when every one of them told (`Write.rows`). */
@@ -136,7 +137,14 @@ export interface Direct {
 /** @internal The writes held back by the enclosing transaction, if any, or the connection they run on. */
 export const heldWrites = FiberRef.unsafeMake<Held | Direct | undefined>(undefined)
 
-const isDirect = (held: Held | Direct): held is Direct => "conn" in held
+const isDirect = (held: Held | Direct): held is Direct => !("writes" in held)
+
+/**
+ * @internal
+ * The connection the driver's transactions put in the fiber's context: it runs a statement on the
+ * connection of the fiber's own transaction (its held writes', or its SQLite unit's).
+ */
+export const transactionConnection = Locals.routed((fiber) => fiber.getFiberRef(heldWrites)?.conn)
 
 /** A transaction's held writes (not a SQLite unit's connection). */
 const inTransaction = (held: Held | Direct | undefined): held is Held => held !== undefined && !isDirect(held)
@@ -418,7 +426,7 @@ export const unitBatcher = (sql: SqlClient.SqlClient): Effect.Effect<SendUnit, n
     ),
     (batched) => (writes) =>
       insertsOnly(writes)
-        ? Effect.flatMap(FiberRef.get(currentWork), (work) => batched({ writes, work }))
+        ? Effect.withFiberRuntime((fiber) => batched({ writes, work: fiber.getFiberRef(currentWork) }))
         : sendCombined(sql, writes)
   )
 
@@ -510,8 +518,9 @@ const withFlushBefore = (prior: Option.Option<Statement.Statement.Transformer>) 
   return transformer === prior ? effect : Effect.locally(effect, Statement.currentTransformer, transformer)
 }
 
-const makeHeld = (sql: SqlClient.SqlClient, retried: boolean): Held => ({
+const makeHeld = (sql: SqlClient.SqlClient, conn: SqlConnection.Connection, retried: boolean): Held => ({
   sql,
+  conn,
   writes: [],
   tables: new Set(),
   rows: new Map(),
@@ -543,14 +552,7 @@ const lazyConnection = (sql: SqlClient.SqlClient, scope: Scope.Scope) => {
       })
     )
   })
-  const lazy: SqlConnection.Connection = {
-    execute: (text, params, transform) => Effect.flatMap(conn, (c) => c.execute(text, params, transform)),
-    executeRaw: (text, params) => Effect.flatMap(conn, (c) => c.executeRaw(text, params)),
-    executeStream: (text, params, transform) => Stream.unwrap(Effect.map(conn, (c) => c.executeStream(text, params, transform))),
-    executeValues: (text, params) => Effect.flatMap(conn, (c) => c.executeValues(text, params)),
-    executeUnprepared: (text, params, transform) => Effect.flatMap(conn, (c) => c.executeUnprepared(text, params, transform))
-  }
-  return { lazy, opened: () => opened }
+  return { lazy: Locals.forwarding((use) => Effect.flatMap(conn, use)), opened: () => opened }
 }
 
 /**
@@ -565,9 +567,11 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
   Effect.withFiberRuntime<A, E | SqlError, R>((fiber) => {
     const outer = fiber.getFiberRef(heldWrites)
     const prior = fiber.getFiberRef(Statement.currentTransformer)
-    if (Context.getOption(fiber.getFiberRef(FiberRef.currentContext), SqlClient.TransactionConnection)._tag === "Some") {
+    const enclosing = Context.getOption(fiber.getFiberRef(FiberRef.currentContext), SqlClient.TransactionConnection)
+    if (enclosing._tag === "Some") {
+      const conn = outer?.conn ?? enclosing.value[0]
       const inner = sql.withTransaction(Effect.suspend(() => {
-        const held = makeHeld(sql, false)
+        const held = makeHeld(sql, conn, false)
         return Effect.locally(Effect.tap(effect, () => flush(held)), heldWrites, held)
       }))
       return withFlushBefore(prior)(
@@ -577,11 +581,11 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
     const run = Effect.uninterruptibleMask((restore) =>
       Effect.flatMap(Scope.make(), (scope) => {
         const { lazy, opened } = lazyConnection(sql, scope)
-        const held = makeHeld(sql, fiber.getFiberRef(Contention.retried))
+        const held = makeHeld(sql, lazy, fiber.getFiberRef(Contention.retried))
         const signals: Array<() => void> = []
         return Locals.exitWith(
           (context) => [
-            Locals.connection(context, lazy, 0),
+            transactionConnection.connection(context, 0),
             [heldWrites, held],
             [Statement.currentTransformer, flushingOver(prior)],
             // (a transaction opened inside is not the command's)

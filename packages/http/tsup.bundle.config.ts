@@ -38,28 +38,17 @@ const snapshotStartTime = patch("snapshot-start-time", /[\\/]prom-client[\\/]lib
   ["this.set(labels, startInSeconds);", "this.set(labels, (startInSeconds ??= Math.round(Date.now() / 1000 - process.uptime())));"]
 ])
 
-// A native addon cannot be in a snapshot: `better-sqlite3` loads, from beside the bundle, when
-// the SQLite client first uses it.
-const nativeOnFirstUse: Plugin = {
-  name: "native-on-first-use",
-  setup(build) {
-    build.onResolve({ filter: /^better-sqlite3$/ }, ({ path }) => ({ path, namespace: "native-on-first-use" }))
-    build.onLoad({ filter: /.*/, namespace: "native-on-first-use" }, ({ path }) => ({
-      loader: "js",
-      contents: `let loaded
-const load = () => loaded ??= process.getBuiltinModule("node:module").createRequire(__filename)(${JSON.stringify(path)})
-module.exports = new Proxy(function () {}, {
-  construct: (_, args, newTarget) => Reflect.construct(load(), args, newTarget === module.exports ? load() : newTarget),
-  apply: (_, self, args) => Reflect.apply(load(), self, args),
-  get: (_, key) => load()[key]
-})`
-    }))
-  }
-}
+// A native addon cannot be in a snapshot: `better-sqlite3`'s own modules are (a start loaded and
+// compiled them, about 7 ms), and its addon loads, from the installed package beside the bundle,
+// when the SQLite client opens its first database, as `bindings` finds it there.
+const addonOnFirstUse = patch("addon-on-first-use", /[\\/]better-sqlite3[\\/]lib[\\/]database\.js$/, [[
+  "require('bindings')('better_sqlite3.node')",
+  `((require) => require("bindings")({
+    bindings: "better_sqlite3.node",
+    module_root: require("node:path").dirname(require.resolve("better-sqlite3/package.json"))
+  }))(process.getBuiltinModule("node:module").createRequire(__filename))`
+]])
 
-// Node 20's snapshot builder cannot load `node:http` and its kin (they fail or are unverified
-// there): they load at first use. Their functions are stand-ins that call the real one, so a
-// module may keep a reference at load (`http.createServer`); anything else is read at use.
 const deferredBuiltins = ["http", "https", "http2", "inspector", "dgram", "tls"]
 const builtinsOnFirstUse: Plugin = {
   name: "builtins-on-first-use",
@@ -145,7 +134,7 @@ export default defineConfig([
     external: ["pg-native"],
     // tsup would otherwise leave every `node:` module to a `require` at load, before these plugins
     removeNodeProtocol: false,
-    esbuildPlugins: [pgOnNode, snapshotClock, snapshotStartTime, nativeOnFirstUse, builtinsOnFirstUse],
+    esbuildPlugins: [pgOnNode, snapshotClock, snapshotStartTime, addonOnFirstUse, builtinsOnFirstUse],
     esbuildOptions: (options) => {
       options.conditions = ["@kassa/source", "module"]
       options.define = { ...options.define, "import.meta.url": "__kassaBundleUrl" }

@@ -117,11 +117,33 @@ export interface Report {
 /** @since 0.1.0 @category tags */
 export class Applied extends Context.Tag("kassa/Migrations/Applied")<Applied, Report>() {}
 
-/** Runs the pending migrations and tells which it applied. @since 0.1.0 @category layers */
+/**
+ * Whether the store has run exactly these migrations, by number and name, in one read outside a
+ * transaction. A store without the migrations' table, with another list, or that does not answer
+ * is not: the migrator then checks it as always, in its transaction (on PostgreSQL, under its lock).
+ */
+const current = (all: ReadonlyArray<readonly [number, string, unknown]>) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ readonly migration_id: unknown; readonly name: unknown }>`SELECT migration_id, name FROM kassa_migrations ORDER BY migration_id`
+      .withoutTransform
+  ).pipe(
+    Effect.map((rows) =>
+      rows.length === all.length && rows.every((row, i) => Number(row.migration_id) === all[i]![0] && row.name === all[i]![1])
+    ),
+    Effect.orElseSucceed(() => false)
+  )
+
+/**
+ * Runs the pending migrations and tells which it applied. A store that has run every migration
+ * of this version (a restart) is told so by one read; any other goes through the migrator.
+ *
+ * @since 0.1.0 @category layers
+ */
 export const layer = Layer.effect(
   Applied,
-  Effect.all([run, migrations]).pipe(
-    Effect.map(([applied, all]) => ({ applied: applied.map(([id, name]) => `${String(id).padStart(4, "0")}_${name}`), total: all.length })),
-    Effect.orDie
-  )
+  Effect.gen(function*() {
+    const all = yield* migrations
+    const applied = (yield* current(all)) ? [] : yield* run
+    return { applied: applied.map(([id, name]) => `${String(id).padStart(4, "0")}_${name}`), total: all.length }
+  }).pipe(Effect.orDie)
 )

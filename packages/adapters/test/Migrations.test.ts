@@ -2,12 +2,14 @@ import { assert, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Database from "@kassa/adapters/Database"
 import * as Migrations from "@kassa/adapters/Migrations"
+import * as Statements from "@kassa/adapters/sql/driver/Statements"
 import * as SqlEventLog from "@kassa/adapters/SqlEventLog"
 import * as SqlIdempotency from "@kassa/adapters/SqlIdempotency"
 import { EventLog } from "@kassa/core/ports/EventLog"
 import { Idempotency, PARTY_NAMESPACE } from "@kassa/core/ports/Idempotency"
 import * as Dialects from "@kassa/testing/Dialects"
 import * as TestDatabase from "@kassa/testing/TestDatabase"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -18,6 +20,32 @@ const scratch = (dialect: Dialects.Dialect) =>
   Layer.unwrapScoped(Effect.map(TestDatabase.acquire(dialect), ({ database }) => Database.layer(database)))
 
 for (const dialect of Dialects.dialects()) {
+  // a database of its own: the start's check of a store at each stage
+  layer(scratch(dialect), { timeout: 60_000 })(`Migrations at start [${dialect}]`, (it) => {
+    const start = Effect.gen(function*() {
+      const counting = yield* Layer.build(Statements.layer)
+      const report = yield* Effect.provide(Migrations.Applied, Layer.provide(Migrations.layer, Layer.succeedContext(counting)))
+      const sent = [...Context.get(counting, Statements.StatementCounts).snapshot().values()].reduce((a, b) => a + b, 0)
+      return { report, sent }
+    }).pipe(Effect.scoped)
+
+    it.effect("a store that has run every migration is told so by one statement; any other goes through the migrator", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        // a store one migration behind: the migrator applies the last
+        yield* Migrations.runUpTo(Migrations.latest - 1)
+        const behind = yield* start
+        assert.deepStrictEqual(behind.report.applied, [`${String(Migrations.latest).padStart(4, "0")}_withdrawals_by_wallet_party`])
+        assert.isAbove(behind.sent, 1)
+        // a restart: nothing to apply, one read
+        assert.deepStrictEqual(yield* start, { report: { applied: [], total: Migrations.latest }, sent: 1 })
+        // a store whose record names another migration: the migrator checks it, applies nothing
+        yield* sql`UPDATE kassa_migrations SET name = 'renamed' WHERE migration_id = 1`
+        const renamed = yield* start
+        assert.deepStrictEqual(renamed.report, { applied: [], total: Migrations.latest })
+        assert.isAbove(renamed.sent, 1)
+      }))
+  })
   layer(scratch(dialect), { timeout: 60_000 })(`Migrations [${dialect}]`, (it) => {
     it.effect("0014: events written before it go on numbered after their last one", () =>
       Effect.gen(function*() {

@@ -54,4 +54,14 @@ describe("the bundle step of npm start", () => {
       assert.include(source, "computes Buffer.byteLength ONCE - the previous", file)
     }
   }, 120_000)
+
+  it("the snapshot's script holds better-sqlite3's own modules and loads only its native addon, on first use", () => {
+    SpawnedServer.bundle()
+    const source = fs.readFileSync(path.join(path.dirname(SpawnedServer.bundlePath), "snapshot.cjs"), "utf8")
+    // its modules bundled: the database class and its methods
+    assert.include(source, "Database.prototype.pragma =")
+    // the addon found by `bindings` in the installed package, when the first database opens
+    assert.match(source, /DEFAULT_ADDON = \(\(require\d*\) => require\d*\("bindings"\)\(\{\s*bindings: "better_sqlite3.node"/)
+    assert.notInclude(source, '("better-sqlite3")')
+  }, 120_000)
 })

@@ -29,3 +29,14 @@ describe("the snapshot's warm-up", () => {
     assert.deepStrictEqual(await Warmup.runLayers(2), [[1, 2, 3], [1, 2, 3]])
   })
 })
+
+describe("the snapshot's warm-up of the settings", () => {
+  it("reads them from an environment with every variable set, and from an empty one", () => {
+    const [every, none] = Warmup.readSettings()
+    assert.strictEqual(every!.database._tag, "pg")
+    assert.strictEqual(every!.settings?.publicUrl, "https://kassa.example")
+    assert.deepStrictEqual(every!.metrics, { token: "token", address: { host: "127.0.0.1", port: 9464 } })
+    assert.strictEqual(none!.port, 8022)
+    assert.strictEqual(none!.database._tag, "sqlite")
+  })
+})

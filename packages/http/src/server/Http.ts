@@ -11,7 +11,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Database, Kassa, SqlRequestReplays, Workers } from "@kassa/adapters"
 import { Ledger } from "@kassa/core/ports/Ledger"
-import type * as Context from "effect/Context"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { KassaApi } from "../api/KassaApi.js"
@@ -128,8 +128,12 @@ export const configured = (requestSpans: boolean) => <A, E, R>(layer: Layer.Laye
 const serveWith = (requestSpans: boolean, lean: boolean) =>
   (lean ? Fallback.serve(Layer.provide(groups, middleware)) : HttpApiBuilder.serve()).pipe(Layer.provide(appWith(lean)), configured(requestSpans))
 
-/** Passes one service of the layer it is provided with on, and nothing else of it. */
-const reach = <I, S>(tag: Context.Tag<I, S>) => Layer.effect(tag, tag)
+/**
+ * Passes these services of the layer it is provided with on, and nothing else of it: in one
+ * layer, not one a service (each was a layer and a merge more to build at every start).
+ */
+const reach = <Tags extends ReadonlyArray<Context.Tag<any, any>>>(...tags: Tags) =>
+  Layer.effectContext(Effect.map(Effect.context<Context.Tag.Identifier<Tags[number]>>(), Context.pick(...tags)))
 
 /**
  * What a request reaches of Kassa: core's services, the ledger's account reads, and what health,
@@ -139,13 +143,9 @@ const reach = <I, S>(tag: Context.Tag<I, S>) => Layer.effect(tag, tag)
  *
  * @since 0.1.0 @category layers
  */
-export const reached = Layer.mergeAll(
+export const reached = Layer.merge(
   Kassa.services,
-  reach(Ledger),
-  reach(SqlClient.SqlClient),
-  reach(Workers.Workers),
-  reach(Database.PoolStats),
-  reach(SqlRequestReplays.RequestReplays)
+  reach(Ledger, SqlClient.SqlClient, Workers.Workers, Database.PoolStats, SqlRequestReplays.RequestReplays)
 )
 
 /** @since 0.1.0 @category models */

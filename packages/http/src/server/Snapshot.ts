@@ -17,5 +17,6 @@ if (Error.stackTraceLimit === undefined) delete (Error as { stackTraceLimit?: nu
 
 Warmup.compileParsers(KassaApi)
 void Warmup.runLayers()
+Warmup.readSettings()
 
 startupSnapshot.setDeserializeMainFunction(run)

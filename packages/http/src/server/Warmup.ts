@@ -8,6 +8,8 @@
  * - Effect's run loop and layer builder, run once on a small layer graph of every kind of layer
  *   the server's has: the snapshot keeps the bytecode V8 compiled for them, which a start would
  *   otherwise compile while it builds its layers.
+ * - The settings read from a made-up environment, every variable set and none: the bytecode of
+ *   the settings' readers and Effect's config, the first thing a start runs.
  *
  * @since 0.1.0
  */
@@ -18,6 +20,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as Config from "./Config.js"
+import * as Logging from "./Logging.js"
 
 type AnySchema = Schema.Schema<any, any, any>
 
@@ -74,3 +78,38 @@ export const runLayers = (times = 3): Promise<ReadonlyArray<ReadonlyArray<number
     () =>
       Effect.scoped(Effect.map(Layer.build(layers), (context) => [Context.get(context, One), Context.get(context, Two), Context.get(context, Three)]))
   ))
+
+/** Every setting a start reads, set; none reads a file or the network when parsed. */
+const everySetting: NodeJS.ProcessEnv = {
+  PORT: "8022",
+  HOST: "127.0.0.1",
+  KASSA_DATA_DIR: "/var/lib/kassa",
+  DATABASE_URL: "postgres://kassa:secret@127.0.0.1:5432/kassa",
+  KASSA_DB_POOL_SIZE: "10",
+  KASSA_DB_PREPARED_STATEMENTS: "true",
+  KASSA_DB_WAIT_SECONDS: "30",
+  KASSA_PUBLIC_URL: "https://kassa.example",
+  KASSA_PROVISION_DEMO: "false",
+  KASSA_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "false",
+  KASSA_WEBHOOK_CONCURRENCY: "16",
+  KASSA_TRACING: "false",
+  KASSA_COUNT_STATEMENTS: "false",
+  KASSA_HTTP_LEAN: "true",
+  KASSA_SHUTDOWN_GRACE: "10",
+  KASSA_METRICS_TOKEN: "token",
+  KASSA_METRICS_ADDRESS: "127.0.0.1:9464",
+  KASSA_LOG_FORMAT: "json",
+  KASSA_LOG_LEVEL: "info"
+}
+
+/**
+ * Reads the log's and the server's settings as a start does (`Start.ts`), from `everySetting` and
+ * from an empty environment. Answers the server's settings of each.
+ *
+ * @since 0.1.0
+ */
+export const readSettings = (): ReadonlyArray<Config.ServerConfig> =>
+  [everySetting, {}].map((env) => {
+    Effect.runSync(Effect.withConfigProvider(Logging.config, Config.provider(env)))
+    return Config.fromEnv(env)
+  })

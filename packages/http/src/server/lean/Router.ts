@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import * as HttpApi from "@effect/platform/HttpApi"
+import type * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpServerError from "@effect/platform/HttpServerError"
@@ -51,26 +51,22 @@ export type Route = (request: IncomingMessage, response: ServerResponse) => Effe
 /** @since 0.1.0 @category tags */
 export class LeanRouter extends Context.Tag("kassa/http/LeanRouter")<LeanRouter, Route>() {}
 
-interface Entry {
-  readonly name: string
+/** A hot operation's endpoint and how its path is read. */
+export interface Path {
+  readonly name: (typeof operations)[number]
+  readonly endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
   readonly pattern: RegExp
   readonly params: ReadonlyArray<string>
+}
+
+interface Entry extends Path {
   readonly served: Endpoint.Served
 }
 
 // What a path parameter may hold to be read plainly, as HttpApi's router reads it.
 const segment = "([^/%;#?]+)"
 
-const endpoints = (): Map<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps> => {
-  const found = new Map<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>()
-  HttpApi.reflect(KassaApi as any, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) => void found.set(endpoint.name, endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps)
-  })
-  return found
-}
-
-const entryOf = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, served: Endpoint.Served): Entry => {
+const pathOf = (name: Path["name"], endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps): Path => {
   const params: Array<string> = []
   const source = endpoint.path.split("/").map((s) => {
     if (!s.startsWith(":")) return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
@@ -78,8 +74,25 @@ const entryOf = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, served:
     return segment
   }).join("/")
   // the contract's paths are under `/v2`, also served at `/v1`
-  return { name: endpoint.name, pattern: new RegExp(`^/v[12]${source.slice(3)}$`), params, served }
+  return { name, endpoint, pattern: new RegExp(`^/v[12]${source.slice(3)}$`), params }
 }
+
+/**
+ * The hot operations' paths, read from the contract's groups when the module loads, so the
+ * startup snapshot holds them: `HttpApi.reflect`, which also merges every endpoint's error
+ * schemas, took about 10 ms of every start.
+ *
+ * @since 0.1.0 @category models
+ */
+export const paths: ReadonlyArray<Path> = (() => {
+  const contract = new Map<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>()
+  for (const group of Object.values((KassaApi as unknown as HttpApi.HttpApi.AnyWithProps).groups)) {
+    for (const endpoint of Object.values(group.endpoints) as ReadonlyArray<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>) {
+      contract.set(endpoint.name, endpoint)
+    }
+  }
+  return operations.map((name) => pathOf(name, contract.get(name)!))
+})()
 
 const queryOf = (search: string): Record<string, string | Array<string>> => {
   const out: Record<string, string | Array<string>> = {}
@@ -111,12 +124,10 @@ export const make = Effect.gen(function*() {
   // the table HttpApi answers errors with: the same bodies and statuses
   const encodeErrors = yield* HttpApiBuilder.buildMiddleware(KassaApi)
   const handlers = { ...(yield* Invoices.hot), ...(yield* Payments.hot), ...(yield* Refunds.hot) }
-  const contract = endpoints()
   const byMethod = new Map<string, Array<Entry>>()
-  for (const name of operations) {
-    const endpoint = contract.get(name)!
-    const entry = entryOf(endpoint, Endpoint.make(endpoint, handlers[name] as Endpoint.Handler, authenticator))
-    byMethod.set(endpoint.method, [...(byMethod.get(endpoint.method) ?? []), entry])
+  for (const path of paths) {
+    const entry: Entry = { ...path, served: Endpoint.make(path.endpoint, handlers[path.name] as Endpoint.Handler, authenticator) }
+    byMethod.set(path.endpoint.method, [...(byMethod.get(path.endpoint.method) ?? []), entry])
   }
 
   const route: Route = (source, response) => {

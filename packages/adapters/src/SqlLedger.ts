@@ -113,9 +113,10 @@ const postingToJson = (p: Posting): Posting => ({
 type HeldPlan = { readonly state: PlanState; readonly batches: ReadonlyArray<Batch> }
 
 /**
- * The plans and accounts a PostgreSQL transaction keeps (read `FOR UPDATE`), as its own writes
- * left them: a second operation on them in the transaction (a capture's commit after its hold, a
- * balance after a hold) reads nothing.
+ * The plans and accounts a PostgreSQL transaction keeps (read `FOR UPDATE`), or a SQLite unit
+ * (which holds the one connection alone) read, as its own writes left them: a second operation on
+ * them in the transaction (a capture's commit after its hold, a balance after a hold) reads
+ * nothing.
  */
 interface Kept {
   readonly plans: Map<string, HeldPlan>
@@ -178,6 +179,7 @@ export const repository = Repository.make(
     })
 
     const forUpdateOfPlan = rowLock(sql, "FOR UPDATE OF p")
+    const isPg = sql.onDialectOrElse({ pg: () => true, orElse: () => false })
 
     // The ledger's statements touch its own tables only: a transaction's held writes to others
     // (an invoice, an event) may wait past them.
@@ -300,7 +302,7 @@ export const repository = Repository.make(
      */
     const lockPlanAndAccounts = (planID: string) =>
       Effect.flatMap(kept, (into) =>
-        into === undefined || into.plans.has(planID)
+        into === undefined || into.plans.has(planID) || !isPg
           ? Effect.succeed(undefined)
           : withHeldWrites(sql, ledgerTables, (along) => {
             const plan = sql`plan AS (SELECT id, state FROM ledger_plans WHERE id = ${planID}${

@@ -38,6 +38,7 @@ import reports from "./internal/migrations/0026_reports.js"
 import providerTerms from "./internal/migrations/0027_provider_terms.js"
 import withdrawalWalletParty from "./internal/migrations/0028_withdrawal_wallet_party.js"
 import withdrawalsByWalletParty from "./internal/migrations/0029_withdrawals_by_wallet_party.js"
+import sqliteEventOutbox from "./internal/migrations/0030_sqlite_event_outbox.js"
 import { IntColumn, reader } from "./internal/rows.js"
 
 const all = {
@@ -69,7 +70,8 @@ const all = {
   "0026_reports": reports,
   "0027_provider_terms": providerTerms,
   "0028_withdrawal_wallet_party": withdrawalWalletParty,
-  "0029_withdrawals_by_wallet_party": withdrawalsByWalletParty
+  "0029_withdrawals_by_wallet_party": withdrawalsByWalletParty,
+  "0030_sqlite_event_outbox": sqliteEventOutbox
 }
 
 const migrations = Migrator.fromRecord(all)

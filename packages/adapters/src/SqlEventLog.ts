@@ -1,6 +1,6 @@
 /**
  * `EventLog` on `SqlClient`: events numbered per aggregate, each with an outbox row written in
- * the same transaction for the dispatchers that follow the log, when its party has webhooks
+ * the same statement for the dispatchers that follow the log, when its party has webhooks
  * (`SqlOutbox.notifiable`: a party with none would only have its rows read and deleted).
  *
  * @since 0.1.0
@@ -67,27 +67,18 @@ export const repository = Repository.make(
         }
       }
     })
-    // SQLite (one writer at a time): numbered from the log itself, in the statements that write.
-    const sqlite = (event: Event.PendingEvent, now: number): ReadonlyArray<Write> => {
-      const ofAggregate = sql`FROM events WHERE aggregate_type = ${event.aggregateType} AND aggregate_id = ${event.aggregateID}`
-      return [
-        inserting(
-          "events",
-          sql`INSERT INTO events (aggregate_type, aggregate_id, id, party_id, created_at, changes)
-            SELECT ${event.aggregateType}, ${event.aggregateID}, COALESCE(MAX(id), 0) + 1, ${event.partyID}, ${now},
-              ${toJson(event.changes)} ${ofAggregate}`
-        ),
-        {
-          ...inserting(
-            "outbox",
-            sql`INSERT INTO outbox (aggregate_type, aggregate_id, event_id, party_id, created_at)
-              SELECT ${event.aggregateType}, ${event.aggregateID}, last.id, ${event.partyID}, ${now}
-              FROM (SELECT MAX(id) AS id ${ofAggregate}) last WHERE ${notifiable(sql, event.partyID)}`
-          ),
-          tables: ["outbox", ...WEBHOOK_TABLES]
-        }
-      ]
-    }
+    // SQLite (one writer at a time): numbered from the log itself, in the statement that writes
+    // it; its outbox row comes with it, by the insert's trigger (migration 0030), which reads the
+    // webhook tables
+    const sqlite = (event: Event.PendingEvent, now: number): ReadonlyArray<Write> => [{
+      ...inserting(
+        "events",
+        sql`INSERT INTO events (aggregate_type, aggregate_id, id, party_id, created_at, changes)
+          SELECT ${event.aggregateType}, ${event.aggregateID}, COALESCE(MAX(id), 0) + 1, ${event.partyID}, ${now},
+            ${toJson(event.changes)} FROM events WHERE aggregate_type = ${event.aggregateType} AND aggregate_id = ${event.aggregateID}`
+      ),
+      tables: ["events", "outbox", ...WEBHOOK_TABLES]
+    }]
     // PostgreSQL: the outbox row's own statement signals the dispatchers (`events`), when it wrote
     // one; the search rollups' compactor hears of every append in-process (`appended`)
     const signalled = sql.onDialectOrElse({

@@ -113,9 +113,10 @@ const postingToJson = (p: Posting): Posting => ({
 type HeldPlan = { readonly state: PlanState; readonly batches: ReadonlyArray<Batch> }
 
 /**
- * The plans and accounts a PostgreSQL transaction keeps (read `FOR UPDATE`), as its own writes
- * left them: a second operation on them in the transaction (a capture's commit after its hold, a
- * balance after a hold) reads nothing.
+ * The plans and accounts a PostgreSQL transaction keeps (read `FOR UPDATE`), or a SQLite unit
+ * (which holds the one connection alone) read, as its own writes left them: a second operation on
+ * them in the transaction (a capture's commit after its hold, a balance after a hold) reads
+ * nothing.
  */
 interface Kept {
   readonly plans: Map<string, HeldPlan>
@@ -290,13 +291,24 @@ export const repository = Repository.make(
 
     const refuse = (op: string) => (e: Model.LedgerError) => Effect.dieMessage(`Ledger.${op}: ${e.reason}`)
 
+    // The accounts a plan's batches post to, from their stored postings (`batches`).
+    const postedAccounts = sql.onDialectOrElse({
+      pg: () =>
+        sql`SELECT CAST(e.value->>'from' AS BIGINT) AS id FROM batches, jsonb_array_elements(CAST(batches.postings AS jsonb)) e
+                UNION SELECT CAST(e.value->>'to' AS BIGINT) FROM batches, jsonb_array_elements(CAST(batches.postings AS jsonb)) e`,
+      orElse: () =>
+        sql`SELECT json_extract(e.value, '$.from') AS id FROM batches, json_each(batches.postings) e
+                UNION SELECT json_extract(e.value, '$.to') FROM batches, json_each(batches.postings) e`
+    })
+
     /**
-     * PostgreSQL: locks the plan, then its batches' accounts in id order, in one statement (a plan
-     * this transaction keeps is known: none then). None when there is no such plan. The
-     * transaction's checked writes come along (a settling refund's and its payment's): their
-     * guard runs on the plan's row before its lock (CASE decides the order), so their rows are
-     * locked first, as separate statements would have locked them. (With no plan row the guard
-     * does not run; the caller dies then anyway: it finishes only a plan it held.)
+     * Reads the plan and its batches' accounts in one statement, in a transaction that keeps them
+     * (a plan it keeps is known: none then); on PostgreSQL it locks the plan, then the accounts in
+     * id order. None when there is no such plan. The transaction's checked writes come along (a
+     * settling refund's and its payment's, PostgreSQL): their guard runs on the plan's row before
+     * its lock (CASE decides the order), so their rows are locked first, as separate statements
+     * would have locked them. (With no plan row the guard does not run; the caller dies then
+     * anyway: it finishes only a plan it held.)
      */
     const lockPlanAndAccounts = (planID: string) =>
       Effect.flatMap(kept, (into) =>
@@ -305,14 +317,12 @@ export const repository = Repository.make(
           : withHeldWrites(sql, ledgerTables, (along) => {
             const plan = sql`plan AS (SELECT id, state FROM ledger_plans WHERE id = ${planID}${
               along === undefined ? sql`` : sql` AND CASE WHEN ${along.guard} THEN true END`
-            } FOR UPDATE)`
+            } ${forUpdate})`
             const statement = sql`WITH ${along === undefined ? plan : sql`${along.ctes}, ${plan}`},
               batches AS (SELECT batch_id, postings FROM ledger_batches WHERE plan_id IN (SELECT id FROM plan)),
-              ids AS (
-                SELECT CAST(e.value->>'from' AS BIGINT) AS id FROM batches, jsonb_array_elements(CAST(batches.postings AS jsonb)) e
-                UNION SELECT CAST(e.value->>'to' AS BIGINT) FROM batches, jsonb_array_elements(CAST(batches.postings AS jsonb)) e),
+              ids AS (${postedAccounts}),
               accounts AS (SELECT id, currency, own, min_diff, max_diff FROM ledger_accounts
-                WHERE id IN (SELECT id FROM ids) ORDER BY id FOR UPDATE)
+                WHERE id IN (SELECT id FROM ids) ORDER BY id ${forUpdate})
             SELECT plan.state, b.batch_id, b.postings, NULL AS id, NULL AS currency, NULL AS own, NULL AS min_diff, NULL AS max_diff
               FROM plan LEFT JOIN batches b ON true
             UNION ALL

@@ -87,19 +87,29 @@ export const layer = (options: SchedulerOptions = {}) =>
         }
       }
 
-      const timers: Timers["Type"] = {
-        // Each write tells its rows: a transaction's writes of other timers share one statement.
-        schedule: (t) =>
-          writeAll(sql, [ofRows(
-            inserting(
-              "timers",
-              sql`INSERT INTO timers ${
-                sql.insert({ kind: t.kind, subject: t.subject, dueAt: t.dueAt.getTime(), payload: toJson(t.payload ?? null) })
-              } ON CONFLICT (kind, subject) DO UPDATE SET due_at = excluded.due_at, payload = excluded.payload,
+      /**
+       * Sets the timers in one statement (one row each: of two for one row the later wins, and a
+       * statement upserts a row once). Each write tells its rows: a transaction's writes of other
+       * timers share one statement.
+       */
+      const scheduleAll = (ts: ReadonlyArray<Timer>) => {
+        const rows = [...new Map(ts.map((t) => [rowKey(t), t] as const)).values()]
+        if (rows.length === 0) return Effect.void
+        return writeAll(sql, [ofRows(
+          inserting(
+            "timers",
+            sql`INSERT INTO timers ${
+              sql.insert(rows.map((t) => ({ kind: t.kind, subject: t.subject, dueAt: t.dueAt.getTime(), payload: toJson(t.payload ?? null) })))
+            } ON CONFLICT (kind, subject) DO UPDATE SET due_at = excluded.due_at, payload = excluded.payload,
             attempts = 0, locked_until = NULL`
-            ),
-            [rowKey(t)]
-          )]).pipe(Effect.zipRight(signals.notify("timers", t.dueAt.getTime()))),
+          ),
+          rows.map(rowKey)
+        )]).pipe(Effect.zipRight(signals.notify("timers", Math.min(...rows.map((t) => t.dueAt.getTime())))))
+      }
+
+      const timers: Timers["Type"] = {
+        schedule: (t) => scheduleAll([t]),
+        scheduleAll,
         cancel: (kind, subject) =>
           writeAll(sql, [ofRows(
             changing("timers", sql`DELETE FROM timers WHERE kind = ${kind} AND subject = ${subject}`),

@@ -220,7 +220,7 @@ for (const backend of Dialects.backends()) {
         assert.isTrue(Option.isNone(yield* ledger.plan(`${plan}-unknown`)))
       }))
 
-    it.effect("hold, balance and commit in one transaction: each sees the ones before (PostgreSQL: the rows it keeps are read once)", () =>
+    it.effect("hold, balance and commit in one transaction: each sees the ones before (SQL: the rows it keeps are read once)", () =>
       Effect.gen(function*() {
         const ledger = yield* Ledger
         const a = yield* threeAccounts
@@ -243,6 +243,28 @@ for (const backend of Dialects.backends()) {
         // statement (the accounts' moves netted: a statement updates a row once); no read of the
         // plan, its accounts or the balance
         if (backend === "pg") assert.strictEqual(texts.length, 2, texts.join("\n---\n"))
+        // SQLite, one write at a time: the plan's insert, the read of its accounts, the batch and
+        // the accounts' update; the commit's update of the accounts and the plan (the unit holds
+        // the one connection: what it read and wrote is as it left it)
+        if (backend === "sqlite") assert.strictEqual(texts.length, 6, texts.join("\n---\n"))
+      }))
+
+    // (memory has no savepoints: a nested transaction joins the outer one)
+    if (backend !== "memory") it.effect("a savepoint rolled back inside a transaction: what its hold wrote is forgotten, then read again", () =>
+      Effect.gen(function*() {
+        const ledger = yield* Ledger
+        const a = yield* threeAccounts
+        const plan = `invoice-${RandomIds.make()}.payment-1`
+        yield* tx(Effect.gen(function*() {
+          yield* ledger.hold(plan, { id: 1, postings: flow(a, 1000) })
+          // a nested transaction is a savepoint: a defect in it rolls back to it
+          const aborted = yield* defect(tx(Effect.zipRight(ledger.hold(plan, { id: 2, postings: flow(a, 500) }), Effect.dieMessage("abort"))))
+          assert.strictEqual(aborted, "abort")
+          assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 0, minAvailable: 0, maxAvailable: 955 })
+          yield* ledger.commit(plan)
+        }))
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 955, minAvailable: 955, maxAvailable: 955 })
+        assert.deepStrictEqual(Option.map(yield* ledger.plan(plan), (p) => p.batches.map((b) => b.id)), Option.some([1]))
       }))
 
     it.effect("plans held, committed and rolled back in one transaction add up as in one transaction each (PostgreSQL: their moves netted)", () =>
@@ -284,7 +306,7 @@ for (const backend of Dialects.backends()) {
         }
       }))
 
-    it.effect("a commit in a transaction of its own locks the plan and its accounts in one statement on PostgreSQL", () =>
+    it.effect("a commit in a transaction of its own reads (PostgreSQL: locks) the plan and its accounts in one statement", () =>
       Effect.gen(function*() {
         const ledger = yield* Ledger
         const a = yield* threeAccounts
@@ -299,7 +321,8 @@ for (const backend of Dialects.backends()) {
         assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 573, minAvailable: 573, maxAvailable: 573 })
         assert.deepStrictEqual(yield* balanceOf(a.provider), { own: -588, minAvailable: -588, maxAvailable: -588 })
         assert.deepStrictEqual(Option.map(yield* ledger.plan(plan), (p) => p.state), Option.some("commit" as const))
-        if (backend === "pg") assert.strictEqual(texts.length, 2, texts.join("\n---\n"))
+        // the read; the writes (SQLite: the accounts' update, then the plan's)
+        if (backend !== "memory") assert.strictEqual(texts.length, backend === "pg" ? 2 : 3, texts.join("\n---\n"))
       }))
 
     it.effect("hold, then rollback: pending amounts are released, own is unchanged", () =>

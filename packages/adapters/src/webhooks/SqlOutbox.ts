@@ -33,7 +33,8 @@ export const WEBHOOK_TABLES = ["webhooks", "wallet_webhooks"] as const
  * @internal
  * The condition an outbox row is written on, in the statement that writes it: its party has a
  * webhook (or a wallet webhook). A webhook committed before the event's statement sees every
- * later event of its party; one deleted has nothing more to notify.
+ * later event of its party; one deleted has nothing more to notify. (SQLite's trigger that writes
+ * the row, migration 0030, holds the same condition: a change here is a migration there.)
  */
 export const notifiable = (sql: SqlClient.SqlClient, partyID: string): Statement.Fragment =>
   sql`(EXISTS (SELECT 1 FROM webhooks WHERE party_id = ${partyID} AND deleted_at IS NULL)

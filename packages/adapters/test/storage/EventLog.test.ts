@@ -112,6 +112,22 @@ for (const backend of backends()) {
         assert.strictEqual((yield* Records.appended({ aggregateType: "invoice", aggregateID: x, partyID: "p", changes: ["next"] })).id, 17)
       }))
 
+    // (memory has an entry for every event)
+    if (backend !== "memory") it.effect("Outbox: an event of a party without webhooks has no entry; of one with a wallet webhook, one", () =>
+      Effect.gen(function*() {
+        const outbox = yield* Outbox
+        yield* drainOutbox
+        const x = `inv-${RandomIds.make()}`
+        yield* Records.appended({ aggregateType: "invoice", aggregateID: x, partyID: `party-${RandomIds.make()}`, changes: ["none"] })
+        assert.isFalse(yield* outbox.pending)
+        const party = `party-${RandomIds.make()}`
+        yield* Records.walletSubscribed(party)
+        yield* Records.appended({ aggregateType: "invoice", aggregateID: x, partyID: party, changes: ["one"] })
+        const seen: Array<OutboxEntry> = []
+        yield* outboxTake(10, (entries) => void seen.push(...entries))
+        assert.deepStrictEqual(seen, [{ aggregateType: "invoice", aggregateID: x, eventID: 2, partyID: party }])
+      }))
+
     it.effect("Outbox: a take gives the oldest entries, each aggregate's in order from its oldest", () =>
       Effect.gen(function*() {
         const log = yield* EventLog

@@ -163,6 +163,29 @@ for (const backend of backends()) {
           assert.isTrue(fired.get("undefined") === undefined || fired.get("undefined") === null)
         })))
 
+    it.effect("scheduleAll sets several timers, moves those set already, the later of two for one subject winning", () =>
+      withKind(({ kind, now, scheduler, timers }) =>
+        Effect.gen(function*() {
+          const fired: Array<string> = []
+          const other = `${kind}-other`
+          yield* timers.register(kind, (t) => Effect.sync(() => void fired.push(`${t.subject} ${JSON.stringify(t.payload)}`)))
+          yield* timers.register(other, (t) => Effect.sync(() => void fired.push(`other ${t.subject}`)))
+          yield* timers.schedule({ kind, subject: "a", dueAt: new Date(now + 100), payload: "first" })
+          yield* timers.scheduleAll([])
+          yield* timers.scheduleAll([
+            { kind, subject: "a", dueAt: new Date(now + 2000), payload: "moved" },
+            { kind, subject: "b", dueAt: new Date(now + 100), payload: "early" },
+            { kind, subject: "b", dueAt: new Date(now + 3000), payload: "late" },
+            { kind: other, subject: "b", dueAt: new Date(now + 100), payload: null }
+          ])
+          yield* TestClock.adjust("1 second")
+          assert.strictEqual(yield* scheduler.runDue, 1)
+          assert.deepStrictEqual(fired, ["other b"])
+          yield* TestClock.adjust("2 seconds")
+          assert.strictEqual(yield* scheduler.runDue, 2)
+          assert.deepStrictEqual(fired, ["other b", "a \"moved\"", "b \"late\""])
+        })))
+
     it.effect("cancel removes a timer, cancelAll several", () =>
       withKind(({ kind, now, scheduler, timers }) =>
         Effect.gen(function*() {

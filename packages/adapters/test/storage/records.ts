@@ -6,6 +6,7 @@ import { RandomIds } from "@kassa/adapters"
 import { Ids, InvoiceService, type Party, PaymentResources, PaymentService, type Shop } from "@kassa/core"
 import { EventLog } from "@kassa/core/ports/EventLog"
 import { PaymentRepository } from "@kassa/core/ports/PaymentRepository"
+import { WalletWebhookRepository } from "@kassa/core/ports/WalletWebhookRepository"
 import { WebhookRepository } from "@kassa/core/ports/WebhookRepository"
 import type { ChargebackRecord } from "@kassa/core/chargeback/Chargeback"
 import type { RefundRecord } from "@kassa/core/refund/Refund"
@@ -126,6 +127,20 @@ export const subscribed = (partyID: string) =>
       publicKey: "",
       createdAt: new Date(0)
     }, undefined), id)
+  })
+
+/** Gives `partyID` a wallet webhook (and no other): the SQL event log writes outbox rows for it too. */
+export const walletSubscribed = (partyID: string) =>
+  Effect.flatMap(WalletWebhookRepository, (webhooks) => {
+    const id = fresh("ww")
+    return Effect.as(webhooks.insert({
+      id,
+      partyID,
+      identityID: fresh("i"),
+      scope: { topic: "DestinationsTopic", eventTypes: ["DestinationCreated"] },
+      url: "https://hooks.kassa.test/outbox",
+      createdAt: new Date(0)
+    }), id)
   })
 
 /** Appends `event` and answers it as stored (the aggregate's last event, read back). */

@@ -63,19 +63,20 @@ export const layerMemory = (options: Options = {}): Layer.Layer<Timers | MemoryS
     const wake = yield* Queue.sliding<void>(1)
     const signal = store.afterCommit(() => void Queue.unsafeOffer(wake, undefined))
 
+    const set = (t: Timer) =>
+      table.set(key(t.kind, t.subject), {
+        kind: t.kind,
+        subject: t.subject,
+        dueAt: t.dueAt.getTime(),
+        payload: asJson(t.payload),
+        attempts: 0,
+        lockedUntil: undefined
+      })
+
     const timers: Timers["Type"] = {
-      schedule: (t) =>
-        Effect.zipRight(
-          table.set(key(t.kind, t.subject), {
-            kind: t.kind,
-            subject: t.subject,
-            dueAt: t.dueAt.getTime(),
-            payload: asJson(t.payload),
-            attempts: 0,
-            lockedUntil: undefined
-          }),
-          signal
-        ),
+      schedule: (t) => Effect.zipRight(set(t), signal),
+      scheduleAll: (ts) =>
+        ts.length === 0 ? Effect.void : Effect.zipRight(store.transaction(Effect.forEach(ts, set, { discard: true })), signal),
       cancel: (kind, subject) => table.delete(key(kind, subject)),
       cancelAll: (ts) => store.transaction(Effect.forEach(ts, (t) => table.delete(key(t.kind, t.subject)), { discard: true })),
       register: (kind, handler) => Effect.zipRight(Effect.sync(() => void handlers.set(kind, handler)), signal)

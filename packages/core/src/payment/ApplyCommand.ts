@@ -97,7 +97,7 @@ export const make = (ctx: PaymentContext) => {
         yield* ctx.appendToInvoice({ id: invoiceID, partyID: after.partyID }, [...changes, ...settled.changes])
         const timerChanges = TransitionTimers.ofTransition(before, after, at, settings)
         yield* timers.cancelAll([...settled.ended, ...timerChanges.ended])
-        for (const timer of timerChanges.scheduled) yield* timers.schedule(timer)
+        yield* timers.scheduleAll(timerChanges.scheduled)
         const reached = steps.slice(1).filter((s, i) => s.status !== steps[i]!.status).map((s) => s.status)
         return { payment: after, changed: true, reached }
       })).pipe(

@@ -19,6 +19,8 @@ export interface Timer {
 export class Timers extends Context.Tag("kassa/Timers")<Timers, {
   /** Sets (or moves) the timer of `kind` for `subject`. */
   readonly schedule: (timer: Timer) => Effect.Effect<void>
+  /** Sets (or moves) several timers at once; of two for one kind and subject, the later wins. */
+  readonly scheduleAll: (timers: ReadonlyArray<Timer>) => Effect.Effect<void>
   readonly cancel: (kind: string, subject: string) => Effect.Effect<void>
   /** Removes several timers at once. */
   readonly cancelAll: (timers: ReadonlyArray<Pick<Timer, "kind" | "subject">>) => Effect.Effect<void>

@@ -132,6 +132,11 @@ export interface Direct {
   readonly conn: SqlConnection.Connection
   /** Whether the unit has written on it. */
   wrote: boolean
+  /**
+   * What stores learned of the rows the unit wrote (see `Held.memo`), and the savepoint it was
+   * learned in (its `TransactionConnection`): a savepoint opened or left since forgets it all.
+   */
+  memo?: { readonly at: unknown; readonly memo: Map<string, unknown> } | undefined
 }
 
 /** @internal The writes held back by the enclosing transaction, if any, or the connection they run on. */
@@ -377,10 +382,19 @@ export const checksDeferred = (fiber: Fiber.RuntimeFiber<unknown, unknown>): boo
  * What stores learned of the rows the enclosing PostgreSQL transaction keeps (see `Held.memo`);
  * undefined outside of one.
  */
-export const transactionMemo: Effect.Effect<Map<string, unknown> | undefined> = Effect.map(
-  FiberRef.get(heldWrites),
-  (held) => inTransaction(held) ? held.memo : undefined
-)
+export const transactionMemo: Effect.Effect<Map<string, unknown> | undefined> = Effect.withFiberRuntime((fiber) => {
+  const held = fiber.getFiberRef(heldWrites)
+  if (held === undefined) return Effect.succeed(undefined)
+  if (!isDirect(held)) return Effect.succeed(held.memo)
+  // SQLite: the unit holds its connection alone; a savepoint rolled back may undo what a memo
+  // learned in it, so a memo is the savepoint's (each one puts a transaction connection of its own
+  // in the context)
+  const at = Context.getOption(fiber.getFiberRef(FiberRef.currentContext), SqlClient.TransactionConnection)
+  const savepoint = at._tag === "Some" ? at.value : undefined
+  if (savepoint === undefined) return Effect.succeed(undefined)
+  if (held.memo === undefined || held.memo.at !== savepoint) held.memo = { at: savepoint, memo: new Map() }
+  return Effect.succeed(held.memo.memo)
+})
 
 /** A unit's writes that may share a statement with other units' (see `unitBatcher`). */
 const insertsOnly = (writes: ReadonlyArray<Write>): boolean => writes.every((write) => write.kind === "insert")

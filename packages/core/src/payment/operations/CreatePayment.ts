@@ -137,10 +137,12 @@ export const make = (ctx: PaymentContext, kick: Kick) => {
             yield* payments.insert(payment)
             yield* ctx.appendToInvoice(updatedInvoice, [{ changeType: "PaymentStarted", payment: toPayment(payment) }])
             const subject = Ref.Payment.encode({ invoiceID, paymentID: id })
-            yield* timers.schedule(AdvanceTimer.first(settings, payment, at))
-            if (flow.type === "PaymentFlowHold" && flow.heldUntil !== undefined) {
-              yield* timers.schedule({ kind: HoldTimer.KIND, subject, dueAt: flow.heldUntil, payload: null })
-            }
+            yield* timers.scheduleAll([
+              AdvanceTimer.first(settings, payment, at),
+              ...(flow.type === "PaymentFlowHold" && flow.heldUntil !== undefined
+                ? [{ kind: HoldTimer.KIND, subject, dueAt: flow.heldUntil, payload: null }]
+                : [])
+            ])
             return { payment, invoice: updatedInvoice }
           }))
         // the invoice as written serves the processing's settlement of it (no read, no lock)

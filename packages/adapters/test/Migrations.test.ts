@@ -35,7 +35,8 @@ for (const dialect of Dialects.dialects()) {
         // a store one migration behind: the migrator applies the last
         yield* Migrations.runUpTo(Migrations.latest - 1)
         const behind = yield* start
-        assert.deepStrictEqual(behind.report.applied, [`${String(Migrations.latest).padStart(4, "0")}_withdrawals_by_wallet_party`])
+        assert.strictEqual(behind.report.applied.length, 1)
+        assert.isTrue(behind.report.applied[0]!.startsWith(`${String(Migrations.latest).padStart(4, "0")}_`))
         assert.isAbove(behind.sent, 1)
         // a restart: nothing to apply, one read
         assert.deepStrictEqual(yield* start, { report: { applied: [], total: Migrations.latest }, sent: 1 })

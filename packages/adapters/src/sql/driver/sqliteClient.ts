@@ -129,13 +129,30 @@ export const make = (options: Options) =>
   Effect.gen(function*() {
     const connection = yield* connect(options)
     const semaphore = yield* Effect.makeSemaphore(1)
+    // Whether a transaction holds the connection: set once its permit is taken, before its
+    // BEGIN, and cleared as its permit is given back, after its COMMIT or ROLLBACK. A statement
+    // outside a transaction waits for the permit only then: taking and giving back a free permit
+    // is about twenty Effect steps, most of a read's connection.
+    let held = false
+    const free = Effect.succeed(connection)
+    const afterTransaction = semaphore.withPermits(1)(free)
+    const release = Effect.suspend(() => {
+      held = false
+      return semaphore.release(1)
+    })
     return yield* SqlClient.make({
-      acquirer: semaphore.withPermits(1)(Effect.succeed(connection)),
+      acquirer: Effect.suspend(() => held ? afterTransaction : free),
       // (`Scope.addFinalizer`: `Effect.addFinalizer` would run the release with the acquiring
       // fiber's refs, diffing and patching them all, and leave the closing fiber a copy of its context)
       transactionAcquirer: Effect.uninterruptibleMask((restore) =>
         Effect.as(
-          Effect.zipRight(restore(semaphore.take(1)), Effect.flatMap(Effect.scope, (scope) => Scope.addFinalizer(scope, semaphore.release(1)))),
+          Effect.zipRight(
+            restore(semaphore.take(1)),
+            Effect.flatMap(Effect.scope, (scope) => {
+              held = true
+              return Scope.addFinalizer(scope, release)
+            })
+          ),
           connection
         )
       ),

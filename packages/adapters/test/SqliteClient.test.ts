@@ -60,12 +60,18 @@ describe("SQLite's prepared statements", () => {
   })
 })
 
+/** The names the client's transform was asked for, in order. */
+const renamed: Array<string> = []
+
 const sqlite = Layer.unwrapScoped(Effect.gen(function*() {
   const dir = yield* Effect.acquireRelease(
     Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "kassa-sqlite-client-"))),
     (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
   )
-  return SqliteClient.layer({ filename: path.join(dir, "client.db"), transformResultNames: (name) => name.toUpperCase() })
+  return SqliteClient.layer({ filename: path.join(dir, "client.db"), transformResultNames: (name) => {
+    renamed.push(name)
+    return name.toUpperCase()
+  } })
 }))
 
 layer(sqlite)("The driver's SQLite client", (it) => {
@@ -154,5 +160,27 @@ layer(sqlite)("The driver's SQLite client", (it) => {
         yield* stepsOf(Effect.scoped(acquirer)),
         yield* stepsOf(Effect.scoped(lookedUp(Effect.suspend(() => Effect.succeed(1)))))
       )
+    }))
+
+  it.effect("a reader whose text names its columns has them named once, not for every row it reads", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`CREATE TABLE named (a INTEGER NOT NULL, b_c TEXT, d BLOB)`
+      yield* sql`INSERT INTO named (a, b_c, d) VALUES (1, 'x', NULL), (2, NULL, x'00ff'), (3, 'z', NULL)`
+      renamed.length = 0
+      const read = sql`SELECT a, b_c, d, a + 1 AS a FROM named WHERE a >= ${1} ORDER BY a`
+      for (let i = 0; i < 5; i++) {
+        assert.deepStrictEqual(yield* read, [
+          { A: 2, B_C: "x", D: null },
+          { A: 3, B_C: null, D: Buffer.from([0, 255]) },
+          { A: 4, B_C: "z", D: null }
+        ])
+      }
+      assert.deepStrictEqual(renamed, ["a", "b_c", "d", "a"])
+      // the same rows as better-sqlite3 makes them: untransformed, and with a transform of their own
+      assert.deepStrictEqual(yield* sql.withoutTransforms()`SELECT a, b_c FROM named WHERE a = ${2}`, [{ a: 2, b_c: null }])
+      assert.deepStrictEqual(yield* sql`SELECT * FROM named WHERE a = ${3}`, [{ A: 3, B_C: "z", D: null }])
+      assert.deepStrictEqual(yield* sql`SELECT a FROM named WHERE a = ${3}`.values, [[3]])
+      assert.deepStrictEqual(yield* sql`SELECT a FROM named WHERE a = ${3}`, [{ A: 3 }])
     }))
 })

@@ -77,3 +77,21 @@ export const json = (row: Row, column: string): Row => {
   }
   return isObject(parsed) ? parsed : bad(column, "a JSON object")
 }
+
+/** A column (or a JSON field) read by `decode`, a schema's decoder, when it takes it. */
+export const decoded = <A>(row: Row, column: string, decode: (u: unknown) => A, expected: string): A => {
+  try {
+    return decode(row[column])
+  } catch {
+    // (not the decoder's message: it quotes the value)
+    return bad(column, expected)
+  }
+}
+
+/** A date `JSON.stringify` wrote (ISO text) in a JSON document, absent or NULL when left out. */
+export const optionalJsonDate = (row: Row, column: string): Date | undefined => {
+  const text = optionalField(row, column, Predicate.isString, "a date")
+  if (text === undefined) return undefined
+  const date = new Date(text)
+  return Number.isNaN(date.getTime()) ? bad(column, "a date") : date
+}

@@ -10,6 +10,8 @@ declare module "better-sqlite3" {
       all(...params: ReadonlyArray<unknown>): Array<unknown>
       run(...params: ReadonlyArray<unknown>): { readonly changes: number; readonly lastInsertRowid: number | bigint }
       raw(raw: boolean): this
+      /** The result's columns, in order (a reader's). */
+      columns(): Array<{ readonly name: string }>
       safeIntegers(safe: boolean): this
     }
   }

@@ -14,6 +14,7 @@
  * its next run goes unnamed.
  */
 import type pg from "pg"
+import { columnsFixedByText } from "./resultShape.js"
 
 /** @internal */
 export interface Options {
@@ -22,7 +23,6 @@ export interface Options {
 }
 
 const PREPARABLE = /^\s*(?:SELECT|INSERT|UPDATE|DELETE|WITH)\b/i
-const STAR = /(?:\bSELECT|\bRETURNING|,)\s*(?:[A-Za-z_][A-Za-z0-9_]*\.)?\*/i
 
 const resultTypeChanged = (error: unknown) =>
   typeof error === "object" && error !== null && (error as { code?: unknown }).code === "0A000" &&
@@ -41,7 +41,7 @@ export const nameHotStatements = (pool: pg.Pool, options: Options = { hotAfter: 
   const nameFor = (text: string): string | undefined => {
     const known = names.get(text)
     if (known !== undefined) return known
-    if (names.size >= options.maxNamed || never.has(text) || !PREPARABLE.test(text) || STAR.test(text)) return undefined
+    if (names.size >= options.maxNamed || never.has(text) || !PREPARABLE.test(text) || !columnsFixedByText(text)) return undefined
     const count = (runs.get(text) ?? 0) + 1
     if (count < options.hotAfter) {
       if (runs.size >= 10_000) runs.clear()

@@ -18,6 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import { columnsFixedByText } from "./resultShape.js"
 
 /** @internal */
 export interface Options {
@@ -51,7 +52,21 @@ export const keep = <S>(prepare: (text: string) => S, capacity: number) => {
 
 const failed = (cause: unknown, message: string) => Effect.fail(new SqlError({ cause, message }))
 
-const connect = (options: Options) =>
+type Transform = <A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray<A>
+
+/**
+ * A prepared statement, and for a reader whose text fixes its columns (`resultShape`) their names
+ * as read and as the client transforms them: such a reader answers its rows as arrays (`raw`),
+ * made into rows here, one object each. better-sqlite3 makes each row's names again for every
+ * row, and the client's transform makes a second object of each row.
+ */
+interface Prepared {
+  readonly statement: Sqlite.Statement
+  names: ReadonlyArray<string> | undefined
+  transformed: ReadonlyArray<string> | undefined
+}
+
+const connect = (options: Options, clientTransform: Transform | undefined) =>
   Effect.acquireRelease(
     Effect.sync(() => {
       const db = new Sqlite(options.filename)
@@ -60,26 +75,64 @@ const connect = (options: Options) =>
     }),
     (db) => Effect.sync(() => db.close())
   ).pipe(Effect.map((db): Connection => {
-    const prepared = keep((text) => db.prepare(text), options.prepared ?? 200)
+    const name = (names: ReadonlyArray<string>, transform: ((name: string) => string) | undefined) =>
+      transform === undefined ? names : names.map(transform)
+    const named = (entry: Prepared) => {
+      entry.names = entry.statement.columns().map((c) => c.name)
+      entry.transformed = name(entry.names, options.transformResultNames)
+    }
+    const prepare = (text: string): Prepared => {
+      const statement = db.prepare(text)
+      const entry: Prepared = { statement, names: undefined, transformed: undefined }
+      if (statement.reader && columnsFixedByText(text)) {
+        statement.raw(true)
+        named(entry)
+      }
+      return entry
+    }
+    const prepared = keep(prepare, options.prepared ?? 200)
+
+    /** A raw reader's rows, as objects named `names`. */
+    const objects = (entry: Prepared, values: ReadonlyArray<ReadonlyArray<unknown>>, transformed: boolean) => {
+      // (a column added or dropped under a statement SQLite prepared again: named again)
+      if (values.length > 0 && values[0]!.length !== entry.names!.length) named(entry)
+      const names = transformed ? entry.transformed! : entry.names!
+      const rows: Array<Record<string, unknown>> = new Array(values.length)
+      for (let i = 0; i < values.length; i++) {
+        const value = values[i]!
+        const row: Record<string, unknown> = {}
+        for (let j = 0; j < names.length; j++) row[names[j]!] = value[j]
+        rows[i] = row
+      }
+      return rows
+    }
 
     /** The statement's rows (or, `raw`, a write's result), in one step. */
     const run = (
       text: string,
       params: ReadonlyArray<unknown>,
       raw: boolean,
-      transformRows?: (<A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray<A>) | undefined,
-      statementOf: (text: string) => Sqlite.Statement = prepared
+      transformRows?: Transform | undefined,
+      entryOf: (text: string) => Prepared = prepared
     ) =>
       Effect.withFiberRuntime<ReadonlyArray<any>, SqlError>((fiber) => {
-        let statement: Sqlite.Statement
+        let entry: Prepared
         try {
-          statement = statementOf(text)
+          entry = entryOf(text)
         } catch (cause) {
           return failed(cause, "Failed to prepare statement ")
         }
+        const statement = entry.statement
         try {
           if (Context.get(fiber.currentContext, SqlClient.SafeIntegers)) statement.safeIntegers(true)
           if (statement.reader) {
+            if (entry.names !== undefined) {
+              const values = statement.all(...params) as ReadonlyArray<ReadonlyArray<unknown>>
+              if (transformRows === undefined) return Effect.succeed(objects(entry, values, false))
+              // the client's transform only renames a row's columns: its values are never objects here
+              if (transformRows === clientTransform) return Effect.succeed(objects(entry, values, true))
+              return Effect.succeed(transformRows(objects(entry, values, false)))
+            }
             const rows = statement.all(...params) as ReadonlyArray<object>
             return Effect.succeed(transformRows === undefined ? rows : transformRows(rows))
           }
@@ -96,8 +149,11 @@ const connect = (options: Options) =>
       executeValues: (text, params) =>
         Effect.suspend(() => {
           let statement: Sqlite.Statement
+          let rawAlready: boolean
           try {
-            statement = prepared(text)
+            const entry = prepared(text)
+            statement = entry.statement
+            rawAlready = entry.names !== undefined
           } catch (cause) {
             return failed(cause, "Failed to prepare statement ")
           }
@@ -106,15 +162,15 @@ const connect = (options: Options) =>
               statement.run(...params)
               return Effect.succeed([])
             }
-            statement.raw(true)
+            if (!rawAlready) statement.raw(true)
             return Effect.succeed(statement.all(...params) as ReadonlyArray<ReadonlyArray<unknown>>)
           } catch (cause) {
             return failed(cause, "Failed to execute statement")
           } finally {
-            if (statement.reader) statement.raw(false)
+            if (statement.reader && !rawAlready) statement.raw(false)
           }
         }),
-      executeUnprepared: (text, params, transformRows) => run(text, params ?? [], false, transformRows, (text) => db.prepare(text)),
+      executeUnprepared: (text, params, transformRows) => run(text, params ?? [], false, transformRows, prepare),
       // the rows read at once, then streamed: a statement holds the one connection while it runs
       executeStream: (text, params, transformRows) => Stream.fromIterableEffect(run(text, params, false, transformRows))
     }
@@ -127,23 +183,41 @@ const connect = (options: Options) =>
  */
 export const make = (options: Options) =>
   Effect.gen(function*() {
-    const connection = yield* connect(options)
+    const transformRows = options.transformResultNames === undefined
+      ? undefined
+      : Statement.defaultTransforms(options.transformResultNames).array
+    const connection = yield* connect(options, transformRows)
     const semaphore = yield* Effect.makeSemaphore(1)
+    // Whether a transaction holds the connection: set once its permit is taken, before its
+    // BEGIN, and cleared as its permit is given back, after its COMMIT or ROLLBACK. A statement
+    // outside a transaction waits for the permit only then: taking and giving back a free permit
+    // is about twenty Effect steps, most of a read's connection.
+    let held = false
+    const free = Effect.succeed(connection)
+    const afterTransaction = semaphore.withPermits(1)(free)
+    const release = Effect.suspend(() => {
+      held = false
+      return semaphore.release(1)
+    })
     return yield* SqlClient.make({
-      acquirer: semaphore.withPermits(1)(Effect.succeed(connection)),
+      acquirer: Effect.suspend(() => held ? afterTransaction : free),
       // (`Scope.addFinalizer`: `Effect.addFinalizer` would run the release with the acquiring
       // fiber's refs, diffing and patching them all, and leave the closing fiber a copy of its context)
       transactionAcquirer: Effect.uninterruptibleMask((restore) =>
         Effect.as(
-          Effect.zipRight(restore(semaphore.take(1)), Effect.flatMap(Effect.scope, (scope) => Scope.addFinalizer(scope, semaphore.release(1)))),
+          Effect.zipRight(
+            restore(semaphore.take(1)),
+            Effect.flatMap(Effect.scope, (scope) => {
+              held = true
+              return Scope.addFinalizer(scope, release)
+            })
+          ),
           connection
         )
       ),
       compiler: Statement.makeCompilerSqlite(options.transformQueryNames),
       spanAttributes: [["db.system.name", "sqlite"]],
-      transformRows: options.transformResultNames === undefined
-        ? undefined
-        : Statement.defaultTransforms(options.transformResultNames).array
+      transformRows
     })
   })
 

@@ -1,5 +1,6 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
+import * as Statement from "@effect/sql/Statement"
 import * as Database from "@kassa/adapters/Database"
 import * as SqlCardVault from "@kassa/adapters/SqlCardVault"
 import { Statements } from "@kassa/adapters"
@@ -20,6 +21,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import migration from "../src/internal/migrations/0005_card_vault.js"
+import * as Driver from "../src/sql/driver/Driver.js"
 
 const masterKey = randomBytes(32)
 
@@ -30,7 +32,9 @@ const migrated = (database: Database.DatabaseConfig) =>
 const testLayer = (dialect: Dialects.Dialect) =>
   Layer.unwrapScoped(
     Effect.map(TestDatabase.acquire(dialect), ({ database }) =>
-      Layer.merge(SqlCardVault.layerWithKey(masterKey), Statements.layer).pipe(Layer.provideMerge(migrated(database))))
+      Layer.mergeAll(SqlCardVault.layerWithKey(masterKey), Statements.layer, Driver.layer).pipe(
+        Layer.provideMerge(migrated(database))
+      ))
   )
 
 /** A fresh Luhn-valid Visa number. */
@@ -239,6 +243,44 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(
           yield* vault.getCardAndSession(third.card.token, third.session),
           Option.some({ card: reissued, secret: Option.some({ cvv: "000" }) })
+        )
+      }))
+
+    it.effect("a stored card with a new session, in a transaction: its read goes apart, so the transaction (only writes then) never opens", () =>
+      Effect.gen(function*() {
+        const vault = yield* CardVault
+        const { transaction } = yield* Driver.SqlDriver
+        const sql = yield* SqlClient.SqlClient
+        const c = card()
+        const first = yield* vault.putCardAndSession(c, { cvv: "123" }, new Date(3_600_000))
+        // what the database shows from outside the transaction: its connections left open in one
+        const openTransactions = sql<{ n: number }>`SELECT COUNT(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND state LIKE 'idle in transaction%'`.pipe(
+            Effect.mapInputContext(Context.omit(SqlClient.TransactionConnection)),
+            Effect.locally(Statement.currentTransformer, Option.none()),
+            Effect.map((rows) => rows[0]!.n),
+            Effect.orDie
+          )
+        const [again, open] = yield* transaction(Effect.gen(function*() {
+          const stored = yield* vault.putCardAndSession(c, { cvv: "456" }, new Date(3_600_000))
+          return [stored, dialect === "pg" ? yield* openTransactions : 0] as const
+        }))
+        assert.strictEqual(open, 0)
+        assert.strictEqual(again.card.token, first.card.token)
+        assert.deepStrictEqual(
+          yield* vault.getCardAndSession(again.card.token, again.session),
+          Option.some({ card: c, secret: Option.some({ cvv: "456" }) })
+        )
+        // a new card's put reads its own insert back, in the transaction, which opens for it
+        const fresh = card()
+        const [stored, opened] = yield* transaction(Effect.gen(function*() {
+          const stored = yield* vault.putCardAndSession(fresh, { cvv: "789" }, new Date(3_600_000))
+          return [stored, dialect === "pg" ? yield* openTransactions : 1] as const
+        }))
+        assert.strictEqual(opened, 1)
+        assert.deepStrictEqual(
+          yield* vault.getCardAndSession(stored.card.token, stored.session),
+          Option.some({ card: fresh, secret: Option.some({ cvv: "789" }) })
         )
       }))
 

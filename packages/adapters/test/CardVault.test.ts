@@ -254,9 +254,11 @@ for (const dialect of Dialects.dialects()) {
         const c = card()
         const first = yield* vault.putCardAndSession(c, { cvv: "123" }, new Date(3_600_000))
         // what the database shows from outside the transaction: its connections left open in one
-        const openTransactions = sql<{ n: number }>`SELECT COUNT(*)::int AS n FROM pg_stat_activity
-          WHERE datname = current_database() AND state LIKE 'idle in transaction%'`.pipe(
-            Effect.mapInputContext(Context.omit(SqlClient.TransactionConnection)),
+        const openTransactions = Effect.mapInputContext(
+          sql<{ n: number }>`SELECT COUNT(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+          (context: Context.Context<never>) => Context.omit(SqlClient.TransactionConnection)(context)
+        ).pipe(
             Effect.locally(Statement.currentTransformer, Option.none()),
             Effect.map((rows) => rows[0]!.n),
             Effect.orDie

@@ -28,6 +28,7 @@ import * as path from "node:path"
 import { countOperations, vaultOperations } from "./Counters.js"
 import { make as randomId } from "./RandomIds.js"
 import { IntColumn, reader } from "./internal/rows.js"
+import { rows } from "./sql/driver/reads.js"
 import { change, changing, inserting, readApart, touchingOnly, writeAll } from "./sql/driver/writes.js"
 
 const KEY_BYTES = 32
@@ -384,9 +385,9 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
         if (session === undefined) return Option.map(yield* getCard(token), (card) => ({ card, secret: Option.none() }))
         const now = yield* Clock.currentTimeMillis
         const [row] = cardAndSessionRows.all(
-          yield* sql`SELECT c.token, c.key_id, c.data, s.key_id AS session_key_id, s.data AS session_data
+          yield* rows(sql`SELECT c.token, c.key_id, c.data, s.key_id AS session_key_id, s.data AS session_data
             FROM vault_cards c LEFT JOIN vault_sessions s ON s.id = ${session} AND s.expires_at > ${now}
-            WHERE c.token = ${token}`
+            WHERE c.token = ${token}`)
         )
         if (row === undefined) return Option.none()
         const card = yield* openCard(row.card)

@@ -14,6 +14,8 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as RuntimeFlags from "effect/RuntimeFlags"
+import * as RuntimeFlagsPatch from "effect/RuntimeFlagsPatch"
 import * as Option from "effect/Option"
 import * as TestClock from "effect/TestClock"
 import { randomBytes, randomInt } from "node:crypto"
@@ -22,6 +24,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import migration from "../src/internal/migrations/0005_card_vault.js"
 import * as Driver from "../src/sql/driver/Driver.js"
+import { Steps } from "./support/Supervisors.js"
 
 const masterKey = randomBytes(32)
 
@@ -285,6 +288,21 @@ for (const dialect of Dialects.dialects()) {
           Option.some({ card: fresh, secret: Option.some({ cvv: "789" }) })
         )
       }))
+
+    it.effect("getCardAndSession reads as the driver runs a read: no span, no scope of its own (few steps)", () =>
+      Effect.gen(function*() {
+        const vault = yield* CardVault
+        const c = card()
+        const stored = yield* vault.putCardAndSession(c, { cvv: "123" }, new Date(3_600_000))
+        // as the server reads: no statement counting, no tracing
+        const read = Effect.locally(vault.getCardAndSession(stored.card.token, stored.session), Statement.currentTransformer, Option.none())
+        yield* read
+        const steps = new Steps()
+        const got = yield* Effect.supervised(Effect.withRuntimeFlagsPatch(read, RuntimeFlagsPatch.enable(RuntimeFlags.OpSupervision)), steps)
+        assert.deepStrictEqual(got, Option.some({ card: c, secret: Option.some({ cvv: "123" }) }))
+        // 75 on PostgreSQL, 94 on SQLite (123 and 142 through the statement's own span and scope)
+        assert.isAtMost(yield* steps.value, dialect === "pg" ? 80 : 100)
+      }).pipe(Effect.withTracerEnabled(false)))
 
     it.effect("after rotateKey, cards from before and after decrypt; new ones use the new key", () =>
       Effect.gen(function*() {

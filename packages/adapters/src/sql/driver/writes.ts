@@ -454,14 +454,14 @@ const outsideTransaction = Context.omit(SqlClient.TransactionConnection)
  * connection of the pool when the fiber's PostgreSQL transaction has not opened and holds no write
  * of those tables: at READ COMMITTED it reads there what it would read inside, and a transaction
  * whose other statements only write then never opens (no `BEGIN`, no `COMMIT`: its writes go as
- * one statement). Anywhere else it runs as it is.
+ * one statement). Anywhere else it runs as it is; either way as the driver runs a read (`rows`).
  */
 export const readApart = <A extends object>(statement: Statement.Statement<A>): Effect.Effect<ReadonlyArray<A>, SqlError> =>
   Effect.withFiberRuntime((fiber) => {
     const held = fiber.getFiberRef(heldWrites)
     return inTransaction(held) && !held.opened() && independent(statement, held)
-      ? Effect.mapInputContext(statement, outsideTransaction)
-      : statement
+      ? Effect.mapInputContext(rows(statement), outsideTransaction)
+      : rows(statement)
   })
 
 /** Statements declared to lock the rows they read. */

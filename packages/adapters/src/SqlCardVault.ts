@@ -28,7 +28,8 @@ import * as path from "node:path"
 import { countOperations, vaultOperations } from "./Counters.js"
 import { make as randomId } from "./RandomIds.js"
 import { IntColumn, reader } from "./internal/rows.js"
-import { change, changing, inserting, writeAll } from "./sql/driver/writes.js"
+import { rows } from "./sql/driver/reads.js"
+import { change, changing, inserting, readApart, touchingOnly, writeAll } from "./sql/driver/writes.js"
 
 const KEY_BYTES = 32
 const IV_BYTES = 12
@@ -297,10 +298,12 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
      */
     const findCardWithKey = (fp: string) =>
       Effect.gen(function*() {
+        // apart from a caller's transaction that has not opened yet: one that then only writes
+        // (a payment resource's) never opens
         const [first] = keyAndCardRows.all(
-          yield* sql`SELECT k.id, k.wrapped, c.token, c.key_id, c.data
+          yield* readApart(touchingOnly("vault_keys", "vault_cards")(sql`SELECT k.id, k.wrapped, c.token, c.key_id, c.data
             FROM (SELECT id, wrapped FROM vault_keys ORDER BY id DESC LIMIT 1) k
-            LEFT JOIN vault_cards c ON c.fingerprint = ${fp}`
+            LEFT JOIN vault_cards c ON c.fingerprint = ${fp}`))
         )
         if (first === undefined) return { row: yield* findCard(fp), key: yield* currentKey }
         return { row: first.card, key: yield* unwrap(first.key) }
@@ -382,9 +385,9 @@ export const make = (masterKey: Buffer): Effect.Effect<Vault, never, SqlClient.S
         if (session === undefined) return Option.map(yield* getCard(token), (card) => ({ card, secret: Option.none() }))
         const now = yield* Clock.currentTimeMillis
         const [row] = cardAndSessionRows.all(
-          yield* sql`SELECT c.token, c.key_id, c.data, s.key_id AS session_key_id, s.data AS session_data
+          yield* rows(sql`SELECT c.token, c.key_id, c.data, s.key_id AS session_key_id, s.data AS session_data
             FROM vault_cards c LEFT JOIN vault_sessions s ON s.id = ${session} AND s.expires_at > ${now}
-            WHERE c.token = ${token}`
+            WHERE c.token = ${token}`)
         )
         if (row === undefined) return Option.none()
         const card = yield* openCard(row.card)

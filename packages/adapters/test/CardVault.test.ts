@@ -1,5 +1,6 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
+import * as Statement from "@effect/sql/Statement"
 import * as Database from "@kassa/adapters/Database"
 import * as SqlCardVault from "@kassa/adapters/SqlCardVault"
 import { Statements } from "@kassa/adapters"
@@ -13,6 +14,8 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as RuntimeFlags from "effect/RuntimeFlags"
+import * as RuntimeFlagsPatch from "effect/RuntimeFlagsPatch"
 import * as Option from "effect/Option"
 import * as TestClock from "effect/TestClock"
 import { randomBytes, randomInt } from "node:crypto"
@@ -20,6 +23,8 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import migration from "../src/internal/migrations/0005_card_vault.js"
+import * as Driver from "../src/sql/driver/Driver.js"
+import { Steps } from "./support/Supervisors.js"
 
 const masterKey = randomBytes(32)
 
@@ -30,7 +35,9 @@ const migrated = (database: Database.DatabaseConfig) =>
 const testLayer = (dialect: Dialects.Dialect) =>
   Layer.unwrapScoped(
     Effect.map(TestDatabase.acquire(dialect), ({ database }) =>
-      Layer.merge(SqlCardVault.layerWithKey(masterKey), Statements.layer).pipe(Layer.provideMerge(migrated(database))))
+      Layer.mergeAll(SqlCardVault.layerWithKey(masterKey), Statements.layer, Driver.layer).pipe(
+        Layer.provideMerge(migrated(database))
+      ))
   )
 
 /** A fresh Luhn-valid Visa number. */
@@ -241,6 +248,53 @@ for (const dialect of Dialects.dialects()) {
           Option.some({ card: reissued, secret: Option.some({ cvv: "000" }) })
         )
       }))
+
+    it.effect("a stored card with a new session, in a transaction: its read goes apart, so the transaction (only writes then) never opens", () =>
+      Effect.gen(function*() {
+        const vault = yield* CardVault
+        const { transaction } = yield* Driver.SqlDriver
+        const sql = yield* SqlClient.SqlClient
+        const c = card()
+        const first = yield* vault.putCardAndSession(c, { cvv: "123" }, new Date(3_600_000))
+        // what the database shows from outside the transaction: its connections left open in one
+        const openTransactions = Effect.mapInputContext(
+          sql<{ n: number }>`SELECT COUNT(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+          (context: Context.Context<never>) => Context.omit(SqlClient.TransactionConnection)(context)
+        ).pipe(
+          Effect.locally(Statement.currentTransformer, Option.none()),
+          Effect.map((rows) => rows[0]!.n),
+          Effect.orDie
+        )
+        // a stored card's put, then a new card's, which reads its own insert back in the transaction (it opens for that)
+        for (const [put, cvv, opens] of [[c, "456", 0], [card(), "789", 1]] as const) {
+          const [stored, open] = yield* transaction(Effect.gen(function*() {
+            const stored = yield* vault.putCardAndSession(put, { cvv }, new Date(3_600_000))
+            return [stored, dialect === "pg" ? yield* openTransactions : opens] as const
+          }))
+          assert.strictEqual(open, opens)
+          if (put === c) assert.strictEqual(stored.card.token, first.card.token)
+          assert.deepStrictEqual(
+            yield* vault.getCardAndSession(stored.card.token, stored.session),
+            Option.some({ card: put, secret: Option.some({ cvv }) })
+          )
+        }
+      }))
+
+    it.effect("getCardAndSession reads as the driver runs a read: no span, no scope of its own (few steps)", () =>
+      Effect.gen(function*() {
+        const vault = yield* CardVault
+        const c = card()
+        const stored = yield* vault.putCardAndSession(c, { cvv: "123" }, new Date(3_600_000))
+        // as the server reads: no statement counting, no tracing
+        const read = Effect.locally(vault.getCardAndSession(stored.card.token, stored.session), Statement.currentTransformer, Option.none())
+        yield* read
+        const steps = new Steps()
+        const got = yield* Effect.supervised(Effect.withRuntimeFlagsPatch(read, RuntimeFlagsPatch.enable(RuntimeFlags.OpSupervision)), steps)
+        assert.deepStrictEqual(got, Option.some({ card: c, secret: Option.some({ cvv: "123" }) }))
+        // 75 on PostgreSQL, 94 on SQLite (123 and 142 through the statement's own span and scope)
+        assert.isAtMost(yield* steps.value, dialect === "pg" ? 80 : 100)
+      }).pipe(Effect.withTracerEnabled(false)))
 
     it.effect("after rotateKey, cards from before and after decrypt; new ones use the new key", () =>
       Effect.gen(function*() {

@@ -99,6 +99,8 @@ export interface Held {
   readonly sql: SqlClient.SqlClient
   /** The transaction's connection (which opens it when first used, `lazyConnection`). */
   readonly conn: SqlConnection.Connection
+  /** Whether the transaction has opened (sent `BEGIN`); a savepoint's enclosing one has. */
+  readonly opened: () => boolean
   readonly writes: Array<Write>
   readonly tables: Set<string>
   /** The rows of each held table the held writes write, when every one of them told (`Write.rows`). */
@@ -458,6 +460,24 @@ export const touchingOnly = (...tables: ReadonlyArray<string>) => <S extends Sta
   return statement
 }
 
+const outsideTransaction = Context.omit(SqlClient.TransactionConnection)
+
+/**
+ * @internal
+ * Runs `statement`, a plain read (no `FOR UPDATE`) of the tables `touchingOnly` gave it, on a
+ * connection of the pool when the fiber's PostgreSQL transaction has not opened and holds no write
+ * of those tables: at READ COMMITTED it reads there what it would read inside, and a transaction
+ * whose other statements only write then never opens (no `BEGIN`, no `COMMIT`: its writes go as
+ * one statement). Anywhere else it runs as it is; either way as the driver runs a read (`rows`).
+ */
+export const readApart = <A extends object>(statement: Statement.Statement<A>): Effect.Effect<ReadonlyArray<A>, SqlError> =>
+  Effect.withFiberRuntime((fiber) => {
+    const held = fiber.getFiberRef(heldWrites)
+    return inTransaction(held) && !held.opened() && independent(statement, held)
+      ? Effect.mapInputContext(rows(statement), outsideTransaction)
+      : rows(statement)
+  })
+
 /** Statements declared to lock the rows they read. */
 const locking = new WeakSet<Statement.Statement<unknown>>()
 
@@ -532,9 +552,10 @@ const withFlushBefore = (prior: Option.Option<Statement.Statement.Transformer>) 
   return transformer === prior ? effect : Effect.locally(effect, Statement.currentTransformer, transformer)
 }
 
-const makeHeld = (sql: SqlClient.SqlClient, conn: SqlConnection.Connection, retried: boolean): Held => ({
+const makeHeld = (sql: SqlClient.SqlClient, conn: SqlConnection.Connection, retried: boolean, opened: () => boolean): Held => ({
   sql,
   conn,
+  opened,
   writes: [],
   tables: new Set(),
   rows: new Map(),
@@ -544,6 +565,8 @@ const makeHeld = (sql: SqlClient.SqlClient, conn: SqlConnection.Connection, retr
   locked: new Set(),
   memo: new Map()
 })
+
+const always = () => true
 
 /**
  * A connection that opens its transaction when first used: it takes a connection of the pool
@@ -585,7 +608,7 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
     if (enclosing._tag === "Some") {
       const conn = outer?.conn ?? enclosing.value[0]
       const inner = sql.withTransaction(Effect.suspend(() => {
-        const held = makeHeld(sql, conn, false)
+        const held = makeHeld(sql, conn, false, always)
         return Effect.locally(Effect.tap(effect, () => flush(held)), heldWrites, held)
       }))
       return withFlushBefore(prior)(
@@ -595,7 +618,7 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
     const run = Effect.uninterruptibleMask((restore) =>
       Effect.flatMap(Scope.make(), (scope) => {
         const { lazy, opened } = lazyConnection(sql, scope)
-        const held = makeHeld(sql, lazy, fiber.getFiberRef(Contention.retried))
+        const held = makeHeld(sql, lazy, fiber.getFiberRef(Contention.retried), () => opened() !== undefined)
         const signals: Array<() => void> = []
         return Locals.exitWith(
           (context) => [

@@ -116,4 +116,11 @@ describe("lean encoder", () => {
     assert.deepStrictEqual(encode({ type: "a", at: new Date(1000) }), { type: "a", at: "1970-01-01T00:00:01.000Z" })
     assert.throws(() => encode({ type: "d", n: 5 } as never))
   })
+
+  it("compiles a schema once for the process: asked again, it answers the encoder it compiled", () => {
+    const Answer = Schema.Struct({ value: Schema.NumberFromString, at: Schema.DateFromString, id: Schema.String })
+    const encode = Encoder.make(Answer)
+    assert.strictEqual(Encoder.make(Answer), encode)
+    assert.deepStrictEqual(encode({ value: 5, at: new Date(1000), id: "x" }), { value: "5", at: "1970-01-01T00:00:01.000Z", id: "x" })
+  })
 })

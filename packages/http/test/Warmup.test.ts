@@ -1,7 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as Option from "effect/Option"
+import type * as Schema from "effect/Schema"
 import { KassaApi } from "../src/api/KassaApi.js"
+import * as Encoder from "../src/server/lean/Encoder.js"
 import * as Warmup from "../src/server/Warmup.js"
 
 /**
@@ -23,6 +25,18 @@ describe("the snapshot's warm-up", () => {
     expected += groups.size
     assert.isAbove(groups.size, 20)
     assert.strictEqual(Warmup.compileParsers(KassaApi), expected)
+  })
+
+  it("compiles the lean router's encoder of each endpoint's answer, which the router then finds compiled", () => {
+    const encoders = Warmup.compileEncoders(KassaApi)
+    const successes: Array<Schema.Schema<unknown, unknown, never>> = []
+    HttpApi.reflect(KassaApi, {
+      onGroup: () => {},
+      onEndpoint: ({ endpoint: e }) => void successes.push(e.successSchema as Schema.Schema<unknown, unknown, never>)
+    })
+    assert.isAbove(successes.length, 50)
+    assert.strictEqual(encoders.length, successes.length)
+    for (const [i, schema] of successes.entries()) assert.strictEqual(Encoder.make(schema), encoders[i])
   })
 
   it("builds and closes its layer graph", async () => {

@@ -36,12 +36,22 @@ export interface SendOptions {
 }
 
 /**
- * Keep-alive agents. An idle connection is closed after 4 s, before the 5 s after which common
- * servers (Node's among them) close theirs, so a reused connection is rarely a dead one.
+ * Keep-alive agents, each built when a notification first needs it: building the `https` one
+ * loads Node's `https` and `tls`, which a start need not wait for (the server bundle loads those
+ * modules on first use). An idle connection is closed after 4 s, before the 5 s after which
+ * common servers (Node's among them) close theirs, so a reused connection is rarely a dead one.
  */
 const agents = (maxSockets: number) => {
   const options = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, timeout: 4_000, scheduling: "lifo" as const }
-  return { http: new http.Agent(options), https: new https.Agent(options) }
+  let plain: http.Agent | undefined
+  let secure: https.Agent | undefined
+  return {
+    of: (tls: boolean): http.Agent => (tls ? (secure ??= new https.Agent(options)) : (plain ??= new http.Agent(options))),
+    destroy: () => {
+      plain?.destroy()
+      secure?.destroy()
+    }
+  }
 }
 
 /** @since 0.1.0 What came back: a status, or why there was none. */
@@ -166,11 +176,7 @@ export interface Sender {
  */
 export const make = (options: SendOptions & { readonly maxSockets: number }): Effect.Effect<Sender, never, Scope.Scope> =>
   Effect.map(
-    Effect.acquireRelease(Effect.sync(() => agents(Math.min(options.maxSockets, MAX_SOCKETS_PER_HOST))), (a) =>
-      Effect.sync(() => {
-        a.http.destroy()
-        a.https.destroy()
-      })),
+    Effect.acquireRelease(Effect.sync(() => agents(Math.min(options.maxSockets, MAX_SOCKETS_PER_HOST))), (a) => Effect.sync(a.destroy)),
     (kept): Sender => {
       const policy = { allowPrivateNetworks: options.allowPrivateNetworks }
       const lookup = guardedLookup(options.resolver ?? systemResolver, policy)
@@ -195,7 +201,7 @@ export const make = (options: SendOptions & { readonly maxSockets: number }): Ef
               "user-agent": USER_AGENT,
               "content-length": String(body.length)
             }
-            const cancel = start(target, body, headers, options.timeoutMs, target.secure ? kept.https : kept.http, lookup, (result) =>
+            const cancel = start(target, body, headers, options.timeoutMs, kept.of(target.secure), lookup, (result) =>
               resume(Effect.succeed(result)))
             return Effect.sync(cancel)
           })

@@ -16,6 +16,7 @@ import * as Warmup from "./Warmup.js"
 if (Error.stackTraceLimit === undefined) delete (Error as { stackTraceLimit?: number }).stackTraceLimit
 
 Warmup.compileParsers(KassaApi)
+Warmup.compileEncoders(KassaApi)
 void Warmup.runLayers()
 Warmup.readSettings()
 

@@ -4,7 +4,8 @@
  *
  * - The contract's parsers. `effect/Schema` compiles a schema's decoder or encoder the first
  *   time one is asked for and keeps it, per schema, for the process: the snapshot keeps them, so
- *   building the HTTP routes at start finds them compiled.
+ *   building the HTTP routes at start finds them compiled. So are the lean router's encoders of
+ *   the answers.
  * - Effect's run loop and layer builder, run once on a small layer graph of every kind of layer
  *   the server's has: the snapshot keeps the bytecode V8 compiled for them, which a start would
  *   otherwise compile while it builds its layers.
@@ -21,9 +22,13 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Config from "./Config.js"
+import * as Encoder from "./lean/Encoder.js"
 import * as Logging from "./Logging.js"
 
 type AnySchema = Schema.Schema<any, any, any>
+
+const endpointsOf = (groups: HttpApi.HttpApi.AnyWithProps["groups"]) =>
+  Object.values(groups).flatMap((group) => Object.values(group.endpoints) as ReadonlyArray<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>)
 
 /**
  * Compiles what `HttpApiBuilder` asks of `api`'s schemas when it builds its routes: each
@@ -38,18 +43,27 @@ export const compileParsers = (api: HttpApi.HttpApi.Any): number => {
   const decoder = (schema: AnySchema) => void (Schema.decodeUnknown(schema), compiled++)
   const encoder = (schema: AnySchema) => void (Schema.encodeUnknown(schema), compiled++)
   encoder(errorSchema)
-  for (const group of Object.values(groups)) {
-    encoder(group.errorSchema)
-    for (const endpoint of Object.values(group.endpoints) as ReadonlyArray<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>) {
-      for (const schema of [endpoint.pathSchema, endpoint.urlParamsSchema, endpoint.headersSchema, endpoint.payloadSchema]) {
-        Option.map(schema, decoder)
-      }
-      encoder(endpoint.successSchema)
-      encoder(endpoint.errorSchema)
+  for (const group of Object.values(groups)) encoder(group.errorSchema)
+  for (const endpoint of endpointsOf(groups)) {
+    for (const schema of [endpoint.pathSchema, endpoint.urlParamsSchema, endpoint.headersSchema, endpoint.payloadSchema]) {
+      Option.map(schema, decoder)
     }
+    encoder(endpoint.successSchema)
+    encoder(endpoint.errorSchema)
   }
   return compiled
 }
+
+/**
+ * Compiles the lean router's encoder of each endpoint's answer (`lean/Encoder.ts`), which it
+ * keeps for the process as `Schema` keeps its own. Answers the encoders, one per endpoint.
+ *
+ * @since 0.1.0
+ */
+export const compileEncoders = (api: HttpApi.HttpApi.Any): ReadonlyArray<Encoder.Encode> =>
+  endpointsOf((api as unknown as HttpApi.HttpApi.AnyWithProps).groups).map((endpoint) =>
+    Encoder.make(endpoint.successSchema as Schema.Schema<unknown, unknown, never>)
+  )
 
 class One extends Context.Tag("kassa/http/Warmup/One")<One, number>() {}
 class Two extends Context.Tag("kassa/http/Warmup/Two")<Two, number>() {}

@@ -5,6 +5,10 @@
  * same order, excess ones left out, the same transformations), so the bytes answered are the
  * same. A part of the schema it does not compile is encoded by `Schema` itself.
  *
+ * What is compiled is kept, per schema node, for the process, as `Schema` keeps its own: the
+ * startup snapshot's build compiles the contract's answers (`Warmup.compileEncoders`), so a start
+ * finds them compiled.
+ *
  * @since 0.1.0
  */
 import * as Either from "effect/Either"
@@ -185,62 +189,63 @@ const compileTransformation = (ast: AST.Transformation, go: (ast: AST.AST) => En
   }
 }
 
+/** Every node's encoder compiled so far: a node never changes, so neither does its encoder. */
+const memo = new WeakMap<AST.AST, Encode>()
+
+const go = (ast: AST.AST): Encode => {
+  const known = memo.get(ast)
+  if (known !== undefined) return known
+  let encode: Encode
+  switch (ast._tag) {
+    case "Literal":
+    case "UniqueSymbol":
+    case "UndefinedKeyword":
+    case "VoidKeyword":
+    case "UnknownKeyword":
+    case "AnyKeyword":
+    case "StringKeyword":
+    case "NumberKeyword":
+    case "BooleanKeyword":
+    case "SymbolKeyword":
+    case "ObjectKeyword":
+    case "Enums":
+    case "TemplateLiteral":
+      encode = identity
+      break
+    case "Declaration":
+      encode = ast.typeParameters.length === 0 ? identity : slow(ast)
+      break
+    case "Refinement":
+      encode = go(ast.from)
+      break
+    case "Transformation":
+      encode = compileTransformation(ast, go)
+      break
+    case "TypeLiteral":
+      encode = compileStruct(ast, go)
+      break
+    case "TupleType":
+      encode = compileTuple(ast, go)
+      break
+    case "Union":
+      encode = compileUnion(ast, go)
+      break
+    case "Suspend": {
+      let inner: Encode | undefined
+      encode = (value) => (inner ??= go(ast.f()))(value)
+      break
+    }
+    default:
+      encode = slow(ast)
+  }
+  memo.set(ast, encode)
+  return encode
+}
+
 /**
  * The encoder of `schema`: `Schema.encodeSync(schema)` without its checks. A value the domain
  * could not have produced (one that matches no member of a union, a bad date) throws.
  *
  * @since 0.1.0 @category constructors
  */
-export const make = <A, I>(schema: Schema.Schema<A, I, never>): (value: A) => I => {
-  const memo = new Map<AST.AST, Encode>()
-  const go = (ast: AST.AST): Encode => {
-    const known = memo.get(ast)
-    if (known !== undefined) return known
-    let encode: Encode
-    switch (ast._tag) {
-      case "Literal":
-      case "UniqueSymbol":
-      case "UndefinedKeyword":
-      case "VoidKeyword":
-      case "UnknownKeyword":
-      case "AnyKeyword":
-      case "StringKeyword":
-      case "NumberKeyword":
-      case "BooleanKeyword":
-      case "SymbolKeyword":
-      case "ObjectKeyword":
-      case "Enums":
-      case "TemplateLiteral":
-        encode = identity
-        break
-      case "Declaration":
-        encode = ast.typeParameters.length === 0 ? identity : slow(ast)
-        break
-      case "Refinement":
-        encode = go(ast.from)
-        break
-      case "Transformation":
-        encode = compileTransformation(ast, go)
-        break
-      case "TypeLiteral":
-        encode = compileStruct(ast, go)
-        break
-      case "TupleType":
-        encode = compileTuple(ast, go)
-        break
-      case "Union":
-        encode = compileUnion(ast, go)
-        break
-      case "Suspend": {
-        let inner: Encode | undefined
-        encode = (value) => (inner ??= go(ast.f()))(value)
-        break
-      }
-      default:
-        encode = slow(ast)
-    }
-    memo.set(ast, encode)
-    return encode
-  }
-  return go(schema.ast) as (value: A) => I
-}
+export const make = <A, I>(schema: Schema.Schema<A, I, never>): (value: A) => I => go(schema.ast) as (value: A) => I

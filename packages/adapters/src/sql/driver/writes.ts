@@ -298,25 +298,27 @@ export const withHeldWrites = <A extends object>(
  * they are other rows): two writes of one row (an aggregate's event head, say) never share a
  * statement. The writes of one call are the caller's to keep independent.
  */
-const hold = (held: Held, writes: ReadonlyArray<Write>): Effect.Effect<void> =>
-  Effect.suspend(() => {
-    held.wrote = true
-    const push = Effect.sync(() => {
-      held.writes.push(...writes)
-      for (const write of writes) if (write.checked) held.checks++
-      for (const write of writes) {
-        for (const table of write.tables) {
-          held.tables.add(table)
-          const rows = rowsOf(write)
-          const known = held.rows.get(table)
-          if (rows === undefined || known === "any") held.rows.set(table, "any")
-          else if (known === undefined) held.rows.set(table, new Set(rows))
-          else for (const row of rows) known.add(row)
-        }
+const hold = (held: Held, writes: ReadonlyArray<Write>): Effect.Effect<void> => {
+  held.wrote = true
+  const push = () => {
+    held.writes.push(...writes)
+    for (const write of writes) if (write.checked) held.checks++
+    for (const write of writes) {
+      for (const table of write.tables) {
+        held.tables.add(table)
+        const rows = rowsOf(write)
+        const known = held.rows.get(table)
+        if (rows === undefined || known === "any") held.rows.set(table, "any")
+        else if (known === undefined) held.rows.set(table, new Set(rows))
+        else for (const row of rows) known.add(row)
       }
-    })
-    return writes.some((write) => clashes(held, write)) ? Effect.zipRight(flush(held), push) : push
-  })
+    }
+  }
+  if (writes.some((write) => clashes(held, write))) return Effect.zipRight(flush(held), Effect.sync(push))
+  // (called as the writes run: held at once when nothing goes first)
+  push()
+  return Effect.void
+}
 
 /** The rows `write` writes, when it tells them (a write of one table). */
 const rowsOf = (write: Write) => write.tables.length === 1 ? write.rows : undefined

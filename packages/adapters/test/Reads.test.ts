@@ -148,7 +148,8 @@ for (const dialect of Dialects.dialects()) {
         const record = { entityID: "inv-1", fingerprint: "f" }
         const found = yield* untraced(cost(idem.find(key)))
         assert.isTrue(Option.isNone(found.value))
-        // traced, it has `@effect/sql`'s span (2 regions and 2, 4 on PostgreSQL, untraced; 6 and 8 through `@effect/sql`)
+        // traced, it has `@effect/sql`'s span: 6 flag updates (PostgreSQL 8); untraced 2 (4), and 6 (8)
+        // when it went through `@effect/sql` untraced too
         const traced = yield* Effect.withTracerEnabled(cost(idem.find(key)), true)
         assert.isBelow(found.updates, traced.updates)
         // in a transaction, as createInvoice claims (beside what the transaction costs alone)

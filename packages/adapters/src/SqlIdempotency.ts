@@ -12,6 +12,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { reader } from "./internal/rows.js"
 import * as Repository from "./internal/repository.js"
+import { rows } from "./sql/driver/reads.js"
 
 const records = reader(
   Schema.Struct({ entityId: Schema.String, fingerprint: Schema.String }),
@@ -23,10 +24,12 @@ export const repository = Repository.make(
   Idempotency,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // both statements run on the driver's own path (`rows`): no span or scope of their own
+    // unless the fiber traces or statements are counted
     const find = (key: IdempotencyKey) =>
-      sql`SELECT entity_id, fingerprint FROM idempotency_keys WHERE party_id = ${key.partyID}
+      rows(sql`SELECT entity_id, fingerprint FROM idempotency_keys WHERE party_id = ${key.partyID}
           AND namespace = ${key.namespace} AND operation = ${key.operation}
-          AND external_id = ${key.externalID}`.pipe(
+          AND external_id = ${key.externalID}`).pipe(
         Effect.map(records.first),
         Effect.orDie
       )
@@ -35,7 +38,7 @@ export const repository = Repository.make(
       claim: (key, record) =>
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
-          const inserted = yield* sql`INSERT INTO idempotency_keys ${
+          const inserted = yield* rows(sql`INSERT INTO idempotency_keys ${
             sql.insert({
               partyId: key.partyID,
               namespace: key.namespace,
@@ -45,7 +48,7 @@ export const repository = Repository.make(
               fingerprint: record.fingerprint,
               createdAt: now
             })
-          } ON CONFLICT DO NOTHING RETURNING entity_id`.pipe(Effect.orDie)
+          } ON CONFLICT DO NOTHING RETURNING entity_id`).pipe(Effect.orDie)
           return inserted.length > 0 ? Option.none() : yield* find(key)
         })
     }

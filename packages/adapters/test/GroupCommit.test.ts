@@ -16,7 +16,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import * as GroupCommit from "../src/sql/driver/groupCommit.js"
 import * as SqliteClient from "../src/sql/driver/sqliteClient.js"
-import { insert } from "../src/sql/driver/writes.js"
+import { insert, inserting, writeAll } from "../src/sql/driver/writes.js"
 import * as RuntimeFlags from "effect/RuntimeFlags"
 import * as RuntimeFlagsPatch from "effect/RuntimeFlagsPatch"
 import { FlagUpdates, Forks, Steps } from "./support/Supervisors.js"
@@ -195,6 +195,27 @@ describe("Group commit (SQLite)", () => {
       // opening, its COMMIT's turn of the mutex (`withPermits`), 26 and 232
       assert.isAtMost(yield* updates.value, 15)
       assert.isAtMost(yield* steps.value, 200)
+    }).pipe(Effect.provide(sqlite)))
+
+  it.scoped("a unit's write whose answer nobody reads costs a few steps, untraced", () =>
+    Effect.gen(function*() {
+      const { grouped, r } = yield* groupedOn(64)
+      const count = (effect: Effect.Effect<unknown>) =>
+        Effect.gen(function*() {
+          const steps = new Steps()
+          yield* Effect.supervised(Effect.withRuntimeFlagsPatch(effect, RuntimeFlagsPatch.enable(RuntimeFlags.OpSupervision)), steps)
+          return yield* steps.value
+        })
+      const untraced = Effect.withTracerEnabled(false)
+      yield* untraced(grouped(insert(r.sql, "t", r.insert(0))))
+      const bare = yield* untraced(count(grouped(Effect.void)))
+      const one = yield* untraced(count(grouped(insert(r.sql, "t", r.insert(1)))))
+      const three = yield* untraced(count(grouped(writeAll(r.sql, [1, 2, 3].map((x) => inserting("t", r.insert(x)))))))
+      // 4 and 16 now; 16 and 26 when the write read its fiber's transaction, dropped its answer
+      // and made its error a defect in steps of their own, and ran its writes with `forEach`
+      assert.isAtMost(one - bare, 4)
+      assert.isAtMost(three - bare, 16)
+      assert.deepStrictEqual(yield* r.rows, [0, 1, 1, 2, 3])
     }).pipe(Effect.provide(sqlite)))
 
   it.scoped("a statement waiting for the connection gets it between two groups, not after all of them", () =>

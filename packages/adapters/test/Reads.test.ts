@@ -4,6 +4,7 @@ import type * as SqlConnection from "@effect/sql/SqlConnection"
 import * as Statement from "@effect/sql/Statement"
 import { RandomIds } from "@kassa/adapters"
 import { EventLog } from "@kassa/core/ports/EventLog"
+import { Idempotency, PARTY_NAMESPACE } from "@kassa/core/ports/Idempotency"
 import { Transactions } from "@kassa/core/ports/Transactions"
 import { Dialects, TestKassa } from "@kassa/testing"
 import * as Context from "effect/Context"
@@ -11,10 +12,13 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
+import * as RuntimeFlags from "effect/RuntimeFlags"
+import * as RuntimeFlagsPatch from "effect/RuntimeFlagsPatch"
 import * as Scope from "effect/Scope"
 import { opens, rows } from "../src/sql/driver/reads.js"
 import { inserting, writeAll } from "../src/sql/driver/writes.js"
 import { withStatementTexts } from "./statementTexts.js"
+import { FlagUpdates, Steps } from "./support/Supervisors.js"
 
 /** `effect` as the server runs it: without tracing. */
 const untraced = Effect.withTracerEnabled(false)
@@ -25,6 +29,16 @@ const eventsOf = (sql: SqlClient.SqlClient, aggregateID: string) =>
 
 const append = (aggregateID: string, change: string) =>
   Effect.flatMap(EventLog, (log) => log.append({ aggregateType: "invoice", aggregateID, partyID: "p", changes: [change] }))
+
+/** What `effect` costs: the run loop's steps, and the steps that change the runtime flags (uninterruptible regions). */
+const cost = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const steps = new Steps()
+    const updates = new FlagUpdates()
+    const counted = Effect.withRuntimeFlagsPatch(effect, RuntimeFlagsPatch.enable(RuntimeFlags.OpSupervision))
+    const value = yield* Effect.supervised(Effect.supervised(counted, steps), updates)
+    return { value, steps: yield* steps.value, updates: yield* updates.value }
+  })
 
 /** A connection answering `[{ one: 1 }]` to every statement. */
 const fakeConnection = { execute: () => Effect.succeed([{ one: 1 }]) } as unknown as SqlConnection.Connection
@@ -124,6 +138,29 @@ for (const dialect of Dialects.dialects()) {
         const sql = yield* SqlClient.SqlClient
         const [, texts] = yield* untraced(withStatementTexts(rows(sql`SELECT 1 AS one`)))
         assert.deepStrictEqual(texts.map((t) => t.trim()), ["SELECT 1 AS one"])
+      }))
+
+    it.effect("an idempotency key's find and claim run as reads: no span, no scope, no uninterruptible region of their own, unless traced", () =>
+      Effect.gen(function*() {
+        const idem = yield* Idempotency
+        const tx = yield* Transactions
+        const key = { partyID: `p-${RandomIds.make()}`, namespace: PARTY_NAMESPACE, operation: "createInvoice", externalID: "x" }
+        const record = { entityID: "inv-1", fingerprint: "f" }
+        const found = yield* untraced(cost(idem.find(key)))
+        assert.isTrue(Option.isNone(found.value))
+        // traced, it has `@effect/sql`'s span: 6 flag updates (PostgreSQL 8); untraced 2 (4), and 6 (8)
+        // when it went through `@effect/sql` untraced too
+        const traced = yield* Effect.withTracerEnabled(cost(idem.find(key)), true)
+        assert.isBelow(found.updates, traced.updates)
+        // in a transaction, as createInvoice claims (beside what the transaction costs alone)
+        const bare = yield* untraced(cost(tx.withTransaction(Effect.void)))
+        const claimed = yield* untraced(cost(tx.withTransaction(idem.claim(key, record))))
+        assert.isTrue(Option.isNone(claimed.value))
+        // SQLite: none of its own, 6 through `@effect/sql`; PostgreSQL: the BEGIN and COMMIT it
+        // brings, 10, and 16 through `@effect/sql`
+        assert.isAtMost(claimed.updates - bare.updates, dialect === "pg" ? 10 : 0)
+        const lost = yield* untraced(tx.withTransaction(idem.claim(key, { entityID: "inv-2", fingerprint: "g" })))
+        assert.deepStrictEqual(lost, Option.some(record))
       }))
 
     it.effect("inside a transaction a read runs on its connection and sees its writes", () =>

@@ -226,26 +226,33 @@ const sendCombined = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): E
 }
 
 /**
- * A write on a unit's own connection. Traced, it has its span as any statement has; statement
- * transformers (statement counting) see it as any statement.
+ * A write on a unit's own connection, its `SqlError` a defect. Traced, it has its span as any
+ * statement has; statement transformers (statement counting) see it as any statement. (Given the
+ * fiber, and its answer dropped in the step that makes the error a defect: a SQLite unit's
+ * writes are most of its statements.)
  */
-const runDirect = (direct: Direct, statement: Statement.Statement<unknown>): Effect.Effect<void, SqlError> =>
-  Effect.withFiberRuntime((fiber) => {
-    direct.wrote = true
-    const execute = (s: Statement.Statement<unknown>) => {
-      const [text, params] = s.compile()
-      return Effect.asVoid(direct.conn.executeRaw(text, params))
-    }
-    const transform = fiber.getFiberRef(Statement.currentTransformer)
-    if (transform._tag === "None" && !fiber.getFiberRef(FiberRef.currentTracerEnabled)) return execute(statement)
-    return Effect.useSpan("sql.execute", { kind: "client", captureStackTrace: false }, (span) => {
+const runDirect = (
+  fiber: Fiber.RuntimeFiber<unknown, unknown>,
+  direct: Direct,
+  statement: Statement.Statement<unknown>
+): Effect.Effect<void> => {
+  direct.wrote = true
+  const execute = (s: Statement.Statement<unknown>) => {
+    const [text, params] = s.compile()
+    return direct.conn.executeRaw(text, params)
+  }
+  const transform = fiber.getFiberRef(Statement.currentTransformer)
+  const sent = transform._tag === "None" && !fiber.getFiberRef(FiberRef.currentTracerEnabled)
+    ? execute(statement)
+    : Effect.useSpan("sql.execute", { kind: "client", captureStackTrace: false }, (span) => {
       const run = (s: Statement.Statement<unknown>) => {
         span.attribute("db.query.text", s.compile()[0])
         return execute(s)
       }
       return transform._tag === "None" ? run(statement) : Effect.flatMap(transform.value(statement, direct.sql, fiber.getFiberRefs(), span), run)
     })
-  })
+  return Effect.matchEffect(sent, { onFailure: Effect.die, onSuccess: () => Effect.void })
+}
 
 /** Takes the writes `held` holds, to send them. */
 const take = (held: Held): ReadonlyArray<Write> => {
@@ -293,25 +300,27 @@ export const withHeldWrites = <A extends object>(
  * they are other rows): two writes of one row (an aggregate's event head, say) never share a
  * statement. The writes of one call are the caller's to keep independent.
  */
-const hold = (held: Held, writes: ReadonlyArray<Write>): Effect.Effect<void> =>
-  Effect.suspend(() => {
-    held.wrote = true
-    const push = Effect.sync(() => {
-      held.writes.push(...writes)
-      for (const write of writes) if (write.checked) held.checks++
-      for (const write of writes) {
-        for (const table of write.tables) {
-          held.tables.add(table)
-          const rows = rowsOf(write)
-          const known = held.rows.get(table)
-          if (rows === undefined || known === "any") held.rows.set(table, "any")
-          else if (known === undefined) held.rows.set(table, new Set(rows))
-          else for (const row of rows) known.add(row)
-        }
+const hold = (held: Held, writes: ReadonlyArray<Write>): Effect.Effect<void> => {
+  held.wrote = true
+  const push = () => {
+    held.writes.push(...writes)
+    for (const write of writes) if (write.checked) held.checks++
+    for (const write of writes) {
+      for (const table of write.tables) {
+        held.tables.add(table)
+        const rows = rowsOf(write)
+        const known = held.rows.get(table)
+        if (rows === undefined || known === "any") held.rows.set(table, "any")
+        else if (known === undefined) held.rows.set(table, new Set(rows))
+        else for (const row of rows) known.add(row)
       }
-    })
-    return writes.some((write) => clashes(held, write)) ? Effect.zipRight(flush(held), push) : push
-  })
+    }
+  }
+  if (writes.some((write) => clashes(held, write))) return Effect.zipRight(flush(held), Effect.sync(push))
+  // (called as the writes run: held at once when nothing goes first)
+  push()
+  return Effect.void
+}
 
 /** The rows `write` writes, when it tells them (a write of one table). */
 const rowsOf = (write: Write) => write.tables.length === 1 ? write.rows : undefined
@@ -332,17 +341,20 @@ const clashes = (held: Held, write: Write): boolean =>
  * back inside a transaction.
  */
 export const writeAll = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Effect.Effect<void> =>
-  Effect.flatMap(FiberRef.get(heldWrites), (held) =>
-    writes.length === 0
-      ? Effect.void
-      : held === undefined
-      ? Effect.orDie(sql.onDialectOrElse({
+  writes.length === 0 ? Effect.void : Effect.withFiberRuntime((fiber) => {
+    const held = fiber.getFiberRef(heldWrites)
+    if (held === undefined) {
+      return Effect.orDie(sql.onDialectOrElse({
         pg: () => sendCombined(sql, writes),
         orElse: () => Effect.forEach(writes, (write) => rows(alone(sql, write) as Statement.Statement<object>), { discard: true })
       }))
-      : isDirect(held)
-      ? Effect.orDie(Effect.forEach(writes, (write) => runDirect(held, alone(sql, write)), { discard: true }))
-      : hold(held, writes))
+    }
+    if (!isDirect(held)) return hold(held, writes)
+    // (each run as it comes: the first that fails dies, and those after it do not run)
+    let sent = runDirect(fiber, held, alone(sql, writes[0]!))
+    for (let i = 1; i < writes.length; i++) sent = Effect.zipRight(sent, Effect.suspend(() => runDirect(fiber, held, alone(sql, writes[i]!))))
+    return sent
+  })
 
 /** @internal An insert (or upsert) into `table` whose answer nobody reads (see `writeAll`). */
 export const insert = (sql: SqlClient.SqlClient, table: string, statement: Statement.Statement<unknown>): Effect.Effect<void> =>

@@ -1,10 +1,13 @@
-import { assert, layer } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Database from "@kassa/adapters/Database"
 import * as Dialects from "@kassa/testing/Dialects"
 import * as TestDatabase from "@kassa/testing/TestDatabase"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { EventEmitter } from "node:events"
+import pg from "pg"
+import { nameHotStatements } from "../src/sql/driver/preparedStatements.js"
 
 // PostgreSQL's alone: SQLite's client keeps its own prepared statements.
 // One connection: a statement outside a transaction runs where the previous one did.
@@ -17,6 +20,25 @@ const store = (preparedStatements: boolean) =>
 /** How many statements of this text the transaction's connection has prepared by name. */
 const preparedOf = (sql: SqlClient.SqlClient, text: string) =>
   Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = ${text}`, (rows) => rows[0]!.n)
+
+describe("Prepared statements' runs", () => {
+  it("a named run reaches the client as a pg Query of that name, not as a config pg would copy on every run", () => {
+    const pool = new EventEmitter()
+    const sent: Array<ReadonlyArray<unknown>> = []
+    const client = { query: (...args: Array<unknown>) => void sent.push(args) }
+    nameHotStatements(pool as unknown as pg.Pool, { hotAfter: 2, maxNamed: 10 })
+    pool.emit("connect", client)
+    const answered: Array<unknown> = []
+    for (let i = 0; i < 2; i++) client.query("SELECT a FROM t WHERE b = $1", [i], (_: unknown, result: unknown) => answered.push(result))
+    assert.deepStrictEqual(sent[0]!.slice(0, 2), ["SELECT a FROM t WHERE b = $1", [0]])
+    assert.strictEqual(sent[1]!.length, 1)
+    const named = sent[1]![0] as pg.Query & { name?: string; text?: string; values?: Array<unknown>; callback?: Function }
+    assert.instanceOf(named, pg.Query)
+    assert.deepStrictEqual([named.name, named.text, named.values], ["kassa_0", "SELECT a FROM t WHERE b = $1", [1]])
+    named.callback!(null, "rows")
+    assert.deepStrictEqual(answered, ["rows"])
+  })
+})
 
 if (Dialects.dialects().includes("pg")) {
   layer(store(true), { timeout: 60_000 })("Prepared statements [pg]", (it) => {

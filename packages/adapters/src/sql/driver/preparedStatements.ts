@@ -12,8 +12,14 @@
  * change result type" (a column's type changed) is run again unnamed, and never named again.
  * Inside a transaction that failure has already aborted it: the transaction fails with it, and
  * its next run goes unnamed.
+ *
+ * A named run is sent as a `pg` `Query` made from the text, given its name: a query config object
+ * (`{ name, text, values }`) is copied property by property (descriptors and all) by `pg` on every
+ * run, a read's largest cost in `pg` after its row description. (`Query`'s `name` is the field
+ * `pg` reads from the config; `PreparedStatements.test.ts` pins both that it is a `Query` and that
+ * the statement is prepared by that name.)
  */
-import type pg from "pg"
+import pg from "pg"
 import { columnsFixedByText } from "./resultShape.js"
 
 /** @internal */
@@ -28,7 +34,7 @@ const resultTypeChanged = (error: unknown) =>
   typeof error === "object" && error !== null && (error as { code?: unknown }).code === "0A000" &&
   /cached plan must not change result type/.test(String((error as { message?: unknown }).message))
 
-type Callback = (error: Error | null, result: unknown) => void
+type Callback = (error: Error | null | undefined, result: unknown) => void
 type Query = (...args: Array<unknown>) => unknown
 
 /** @internal Names the hot statements of every client `pool` connects from now on. */
@@ -65,8 +71,9 @@ export const nameHotStatements = (pool: pg.Pool, options: Options = { hotAfter: 
       }
       const name = nameFor(text)
       if (name === undefined) return query(text, values, callback)
-      return query({ name, text, values }, (error: Error | null, result: unknown) => {
-        if (error !== null && resultTypeChanged(error)) {
+      // (`pg` answers a run that succeeded with a null error, though its types say undefined)
+      const named: pg.Query & { name?: string } = new pg.Query(text, values, (error: Error | null | undefined, result: unknown) => {
+        if (error && resultTypeChanged(error)) {
           names.delete(text)
           never.add(text)
           // in an aborted transaction the run again fails too: the first failure is the one to tell
@@ -75,6 +82,8 @@ export const nameHotStatements = (pool: pg.Pool, options: Options = { hotAfter: 
         }
         ;(callback as Callback)(error, result)
       })
+      named.name = name
+      return query(named)
     }
   })
 }

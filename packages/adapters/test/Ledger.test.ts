@@ -1,5 +1,4 @@
 import { assert, layer } from "@effect/vitest"
-import * as SqlClient from "@effect/sql/SqlClient"
 import * as Statement from "@effect/sql/Statement"
 import * as Database from "@kassa/adapters/Database"
 import * as RandomIds from "@kassa/adapters/RandomIds"
@@ -192,17 +191,17 @@ for (const backend of Dialects.backends()) {
     if (backend === "pg") it.effect("a committed account's id is kept while another transaction stays open: no read for it again", () =>
       Effect.gen(function*() {
         const ledger = yield* Ledger
-        const sql = yield* SqlClient.SqlClient
-        // a transaction with an id of its own, open throughout (on a shared server, any database's)
+        const key: AccountKey = { kind: "settlement", partyID: `party-${RandomIds.make()}`, shopID: "shop", currency: "RUB" }
+        // a transaction that wrote (an account of its own), open throughout (on a shared server,
+        // any database's)
         const opened = yield* Deferred.make<void>()
         const release = yield* Deferred.make<void>()
-        const holder = yield* sql.withTransaction(Effect.gen(function*() {
-          yield* sql`SELECT pg_current_xact_id()`
+        const holder = yield* tx(Effect.gen(function*() {
+          yield* ledger.account({ ...key, kind: "guarantee" })
           yield* Deferred.succeed(opened, undefined)
           yield* Deferred.await(release)
         })).pipe(Effect.fork)
         yield* Deferred.await(opened)
-        const key: AccountKey = { kind: "settlement", partyID: `party-${RandomIds.make()}`, shopID: "shop", currency: "RUB" }
         // opened (the transaction's own row: not kept), then read once more, committed
         const id = yield* tx(ledger.account(key))
         assert.strictEqual(yield* tx(ledger.account(key)), id)

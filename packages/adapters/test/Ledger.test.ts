@@ -12,9 +12,11 @@ import { type AccountKey, type Batch, Ledger, type Posting } from "@kassa/core/p
 import { Transactions } from "@kassa/core/ports/Transactions"
 import * as Dialects from "@kassa/testing/Dialects"
 import * as TestDatabase from "@kassa/testing/TestDatabase"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as FastCheck from "effect/FastCheck"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import migration from "../src/internal/migrations/0006_ledger.js"
@@ -184,6 +186,34 @@ for (const backend of Dialects.backends()) {
         })).pipe(Effect.flip, Effect.orDie)
         const again = yield* tx(ledger.account(nested))
         assert.deepStrictEqual(Option.map(yield* ledger.balance(again), (b) => b.key), Option.some(nested))
+      }))
+
+    if (backend === "pg") it.effect("a committed account's id is kept while another transaction stays open: no read for it again", () =>
+      Effect.gen(function*() {
+        const ledger = yield* Ledger
+        const key: AccountKey = { kind: "settlement", partyID: `party-${RandomIds.make()}`, shopID: "shop", currency: "RUB" }
+        // a transaction that wrote (an account of its own), open throughout (on a shared server,
+        // any database's)
+        const opened = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        const holder = yield* tx(Effect.gen(function*() {
+          yield* ledger.account({ ...key, kind: "guarantee" })
+          yield* Deferred.succeed(opened, undefined)
+          yield* Deferred.await(release)
+        })).pipe(Effect.fork)
+        yield* Deferred.await(opened)
+        // opened (the transaction's own row: not kept), then read once more, committed
+        const id = yield* tx(ledger.account(key))
+        assert.strictEqual(yield* tx(ledger.account(key)), id)
+        const texts: Array<string> = []
+        const again = yield* tx(ledger.account(key)).pipe(Statement.withTransformer((statement) => {
+          texts.push(statement.compile()[0])
+          return Effect.succeed(statement)
+        }))
+        assert.strictEqual(again, id)
+        assert.deepStrictEqual(texts, [])
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.join(holder)
       }))
 
     it.effect("hold, then commit: pending amounts move into own (partial capture)", () =>

@@ -35,6 +35,7 @@ import * as Rows from "./internal/search/rows.js"
 import { countOf, IntColumn, reader } from "./internal/rows.js"
 import * as RealTime from "./internal/realTime.js"
 import { SqlDriver } from "./sql/driver/Driver.js"
+import { withWork } from "./sql/driver/Statements.js"
 
 /** The migration that adds the search columns and indexes (key `0010_search`). @since 0.1.0 */
 export { default as migration } from "./internal/migrations/0010_search.js"
@@ -296,20 +297,25 @@ export const compact: Effect.Effect<number, SqlError, SqlClient.SqlClient> = Eff
 
 // Deltas come with the writes that append events: the compactor sleeps until its process appends
 // events (the driver's `appended` signal), lets a second's worth gather, and folds them; an idle
-// Kassa issues no statements for it. Without the driver (an embedder's own client) it folds every
-// second.
+// Kassa issues no statements for it. At start it folds only when a delta waits (one read, no
+// transaction or lock: a start usually has none). Without the driver (an embedder's own client)
+// it folds every second. Its statements count as the work `search`.
 const compactor = Layer.scopedDiscard(
   Effect.gen(function*() {
     const driver = yield* Effect.serviceOption(SqlDriver)
     const appended = yield* Queue.sliding<void>(1)
     if (Option.isSome(driver)) yield* driver.value.signals.listen("appended", () => void Queue.unsafeOffer(appended, undefined))
     const wait = Option.isSome(driver) ? Queue.take(appended) : Effect.void
+    const logged = <A>(effect: Effect.Effect<A, SqlError, SqlClient.SqlClient>) =>
+      Effect.catchAllCause(effect, (cause) => Effect.logWarning("Search rollups: compaction failed", cause))
+    const first = SqlClient.SqlClient.pipe(
+      Effect.flatMap(Rollups.anyPending),
+      Effect.flatMap((pending) => pending ? compact : Effect.void)
+    )
     yield* Effect.forkScoped(
-      compact.pipe(
-        Effect.catchAllCause((cause) => Effect.logWarning("Search rollups: compaction failed", cause)),
-        Effect.zipRight(wait),
-        Effect.zipRight(RealTime.sleep("1 second")),
-        Effect.forever
+      logged(first).pipe(
+        Effect.zipRight(Effect.forever(wait.pipe(Effect.zipRight(RealTime.sleep("1 second")), Effect.zipRight(logged(compact))))),
+        withWork("search")
       )
     )
   })

@@ -85,6 +85,14 @@ const newInvoice = (m: Fixtures.Merchant) =>
 
 for (const dialect of Dialects.dialects()) {
   layer(stack(dialect), { timeout: "60 seconds", excludeTestServices: true })(`Idle background loops [${dialect}]`, (it) => {
+    // first in the file: no test has appended events yet
+    it.scoped("a start with no deltas waiting: the search compactor's one look at them, no fold", () =>
+      Effect.gen(function*() {
+        yield* quiet()
+        const counts = yield* StatementCounting.StatementCounts
+        assert.strictEqual(counts.snapshot().get("search"), 1)
+      }))
+
     it.scoped("an idle Kassa issues no statements", () =>
       Effect.gen(function*() {
         yield* quiet()

@@ -13,6 +13,7 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
+import * as TestServices from "effect/TestServices"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -543,6 +544,26 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(ranges.map((r) => [Number(r.f) - T0, Number(r.l) - T0, Number(r.g)]), [[1 * H, 5 * H, 4 * H]])
         assert.strictEqual(yield* (yield* SearchRepository).uniquePayers(shop, { from: T0 + 2 * H, to: T0 + 4 * H }), 0)
         assert.strictEqual(yield* (yield* SearchRepository).uniquePayers(shop, { from: T0, to: T0 + 2 * H }), 1)
+      }))
+
+    it.effect("deltas left waiting (by a process that stopped before it folded them) are folded when a compactor starts", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const shop = freshShop()
+        // written behind the driver's back: no append wakes the suite's compactor
+        yield* insert(shop).invoice(`${shop.shopID}inv1`, T0, { amount: 700, status: "paid" }).pipe(Effect.orDie)
+        const deltas = Effect.map(sql<{ n: unknown }>`SELECT COUNT(*) AS n FROM search_deltas`.pipe(Effect.orDie), (rows) => Number(rows[0]!.n))
+        assert.isAbove(yield* deltas, 0)
+        const left = yield* Effect.scoped(Effect.gen(function*() {
+          yield* Layer.build(SqlSearch.layer({ secret: "a search secret of the tests" }))
+          let left = -1
+          for (let waited = 0; waited < 10_000 && left !== 0; waited += 100) {
+            yield* TestServices.provideLive(Effect.sleep("100 millis"))
+            left = yield* deltas
+          }
+          return left
+        }))
+        assert.strictEqual(left, 0)
       }))
 
     it.effect("continuation codes: HMAC-SHA256 under the layer's secret, one secret kept per data dir", () =>

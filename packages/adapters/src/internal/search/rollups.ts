@@ -294,6 +294,13 @@ export const merge = (rows: ReadonlyArray<StatsRow>): ReadonlyArray<StatsRow> =>
 }
 
 /**
+ * Whether any delta waits to be folded: one read of the deltas' first row, no transaction and no
+ * lock, so a start with nothing to fold pays for nothing more.
+ */
+export const anyPending = (sql: Sql): Effect.Effect<boolean, SqlError> =>
+  Effect.map(sql`SELECT COUNT(*) AS n FROM (SELECT 1 FROM search_deltas LIMIT 1) AS d`, (rows) => firstCount(rows) > 0)
+
+/**
  * Folds up to `batch` deltas into the rollups at every grain; answers how many it folded. On
  * PostgreSQL one compactor at a time (an advisory lock), deleting exactly the deltas it adds;
  * on SQLite the single writer makes the statements atomic.

@@ -592,7 +592,10 @@ for (const dialect of Dialects.dialects()) {
         )
         const [position, code] = token.split(".") as [string, string]
         const forged = Buffer.from(JSON.stringify([T0 + DAY, "zzz", "9"])).toString("base64url")
-        for (const bad of [`${forged}.${code}`, `${position}.${code.slice(0, -2)}AA`, "garbage", `${position}`]) {
+        // (a code with its first character changed: one ending in the characters put in its place
+        // would not be tampered with)
+        const tampered = `${code.startsWith("A") ? "B" : "A"}${code.slice(1)}`
+        for (const bad of [`${forged}.${code}`, `${position}.${tampered}`, "garbage", `${position}`]) {
           invalidRequest(yield* search("v2", "payments", m, { limit: "3", paymentMethod: "bankCard", continuationToken: bad }), "continuationToken")
         }
         invalidRequest(

@@ -16,6 +16,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
+import * as Option from "effect/Option"
 import { beforeRead, heldWrites, transactionConnection } from "./writes.js"
 
 /** What `@effect/sql`'s statements hold besides their interface: the connection and the rows' names. */
@@ -61,19 +62,25 @@ const connected = <A>(
   })
 }
 
+const outsideTransaction = Context.omit(SqlClient.TransactionConnection)
+
 /**
- * @internal
- * The rows `statement` reads.
+ * The rows `statement` reads: on the fiber's transaction's connection, if any, unless `apart`
+ * (then on one of the client's, as outside of it).
  */
-export const rows = <A extends object>(statement: Statement.Statement<A>): Effect.Effect<ReadonlyArray<A>, SqlError> =>
+const read = <A extends object>(statement: Statement.Statement<A>, apart: boolean): Effect.Effect<ReadonlyArray<A>, SqlError> =>
   Effect.withFiberRuntime((fiber) => {
-    if (!opens(statement) || fiber.getFiberRef(FiberRef.currentTracerEnabled)) return statement
+    if (!opens(statement) || fiber.getFiberRef(FiberRef.currentTracerEnabled)) {
+      return apart ? Effect.mapInputContext(statement, outsideTransaction) : statement
+    }
     const transformer = fiber.getFiberRef(Statement.currentTransformer)
     const before = transformer._tag === "None" ? Effect.void : beforeRead(transformer.value, statement, fiber.getFiberRefs())
     if (before === undefined) return statement
     const [text, params] = statement.compile()
     // inside a transaction its connection, with no scope of its own; else the client's acquirer
-    const held = Context.getOption(fiber.getFiberRef(FiberRef.currentContext), SqlClient.TransactionConnection)
+    const held = apart
+      ? Option.none()
+      : Context.getOption(fiber.getFiberRef(FiberRef.currentContext), SqlClient.TransactionConnection)
     // (the driver's transactions' connection finds the fiber's, in a step of its own: found here)
     const conn = held._tag === "None"
       ? undefined
@@ -85,3 +92,14 @@ export const rows = <A extends object>(statement: Statement.Statement<A>): Effec
       : connected(statement.acquirer, (conn) => conn.execute(text, params, statement.transformRows))
     return before === Effect.void ? run : Effect.zipRight(before, run)
   })
+
+/**
+ * @internal
+ * The rows `statement` reads.
+ */
+export const rows = <A extends object>(statement: Statement.Statement<A>): Effect.Effect<ReadonlyArray<A>, SqlError> =>
+  read(statement, false)
+
+/** @internal The rows `statement` reads on one of the client's connections, as outside of a transaction. */
+export const rowsApart = <A extends object>(statement: Statement.Statement<A>): Effect.Effect<ReadonlyArray<A>, SqlError> =>
+  read(statement, true)

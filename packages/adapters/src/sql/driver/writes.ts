@@ -32,7 +32,7 @@ import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import * as Batcher from "./batcher.js"
 import * as Locals from "./locals.js"
-import { rows } from "./reads.js"
+import { rows, rowsApart } from "./reads.js"
 import * as Signals from "./Signals.js"
 import { currentWork, withWork } from "./Statements.js"
 
@@ -472,8 +472,6 @@ export const touchingOnly = (...tables: ReadonlyArray<string>) => <S extends Sta
   return statement
 }
 
-const outsideTransaction = Context.omit(SqlClient.TransactionConnection)
-
 /**
  * @internal
  * Runs `statement`, a plain read (no `FOR UPDATE`) of the tables `touchingOnly` gave it, on a
@@ -486,7 +484,7 @@ export const readApart = <A extends object>(statement: Statement.Statement<A>): 
   Effect.withFiberRuntime((fiber) => {
     const held = fiber.getFiberRef(heldWrites)
     return inTransaction(held) && !held.opened() && independent(statement, held)
-      ? Effect.mapInputContext(rows(statement), outsideTransaction)
+      ? rowsApart(statement)
       : rows(statement)
   })
 

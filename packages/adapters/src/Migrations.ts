@@ -39,6 +39,7 @@ import providerTerms from "./internal/migrations/0027_provider_terms.js"
 import withdrawalWalletParty from "./internal/migrations/0028_withdrawal_wallet_party.js"
 import withdrawalsByWalletParty from "./internal/migrations/0029_withdrawals_by_wallet_party.js"
 import sqliteEventOutbox from "./internal/migrations/0030_sqlite_event_outbox.js"
+import redundantIndexesDropped from "./internal/migrations/0031_redundant_indexes_dropped.js"
 import { IntColumn, reader } from "./internal/rows.js"
 
 const all = {
@@ -71,7 +72,8 @@ const all = {
   "0027_provider_terms": providerTerms,
   "0028_withdrawal_wallet_party": withdrawalWalletParty,
   "0029_withdrawals_by_wallet_party": withdrawalsByWalletParty,
-  "0030_sqlite_event_outbox": sqliteEventOutbox
+  "0030_sqlite_event_outbox": sqliteEventOutbox,
+  "0031_redundant_indexes_dropped": redundantIndexesDropped
 }
 
 const migrations = Migrator.fromRecord(all)

@@ -19,6 +19,42 @@ import dispatchedAtDropped from "../src/internal/migrations/0020_outbox_dispatch
 const scratch = (dialect: Dialects.Dialect) =>
   Layer.unwrapScoped(Effect.map(TestDatabase.acquire(dialect), ({ database }) => Database.layer(database)))
 
+interface Index {
+  readonly name: string
+  readonly table: string
+  readonly unique: boolean
+  readonly partial: boolean
+  /** The key columns in order; null for an expression. */
+  readonly columns: ReadonlyArray<string | null>
+}
+
+/** Every index of the store's own tables with its key columns, the primary keys' included. */
+const keyColumns = (sql: SqlClient.SqlClient): Effect.Effect<ReadonlyArray<Index>, unknown> =>
+  sql.onDialectOrElse({
+    pg: () =>
+      Effect.map(
+        sql<{ name: string; tbl: string; uniq: boolean; partial: boolean; cols: ReadonlyArray<string | null> }>`
+          SELECT c.relname::text AS name, t.relname::text AS tbl, i.indisunique AS uniq, i.indpred IS NOT NULL AS partial,
+            ARRAY(SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(attnum, n)
+              LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+              WHERE k.n <= i.indnkeyatts ORDER BY k.n) AS cols
+          FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+          WHERE t.relnamespace = current_schema()::regnamespace`,
+        (rows) => rows.map((r) => ({ name: r.name, table: r.tbl, unique: r.uniq, partial: r.partial, columns: r.cols }))
+      ),
+    orElse: () =>
+      Effect.gen(function*() {
+        const list = yield* sql<{ name: string; tbl: string; uniq: number; partial: number }>`
+          SELECT il.name AS name, m.name AS tbl, il."unique" AS uniq, il.partial AS partial
+          FROM sqlite_master m JOIN pragma_index_list(m.name) il WHERE m.type = 'table'`
+        return yield* Effect.forEach(list, (r) =>
+          Effect.map(
+            sql<{ name: string | null }>`SELECT name FROM pragma_index_info(${r.name}) ORDER BY seqno`,
+            (columns) => ({ name: r.name, table: r.tbl, unique: r.uniq === 1, partial: r.partial === 1, columns: columns.map((c) => c.name) })
+          ))
+      })
+  })
+
 for (const dialect of Dialects.dialects()) {
   // a database of its own: the start's check of a store at each stage
   layer(scratch(dialect), { timeout: 60_000 })(`Migrations at start [${dialect}]`, (it) => {
@@ -156,6 +192,24 @@ for (const dialect of Dialects.dialects()) {
         const columns = Object.keys((yield* sql`SELECT * FROM webhooks`)[0]!)
         assert.notInclude(columns, "privateKey")
         assert.notInclude(columns, "publicKey")
+      }))
+  })
+
+  layer(scratch(dialect), { timeout: 60_000 })(`Migrations: indexes [${dialect}]`, (it) => {
+    it.effect("no plain index leads with another index's key columns (each insert pays every index)", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* Migrations.run
+        const indexes = yield* keyColumns(sql)
+        const redundant = indexes.filter((a) =>
+          !a.unique && !a.partial && a.columns.every((c) => c !== null) &&
+          indexes.some((b) =>
+            b !== a && b.table === a.table && !b.partial && b.columns.length >= a.columns.length &&
+            a.columns.every((c, i) => b.columns[i] === c)
+          )
+        )
+        assert.isAbove(indexes.length, 10)
+        assert.deepStrictEqual(redundant.map((a) => a.name), [])
       }))
   })
 

@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { DateColumn, OptionalDate, reader } from "./internal/rows.js"
+import { withWork } from "./sql/driver/Statements.js"
 import { insert } from "./sql/driver/writes.js"
 import * as Repository from "./internal/repository.js"
 
@@ -61,7 +62,8 @@ export const repository = Repository.make(
           return sql`SELECT ${sql.literal(columns)} FROM api_keys WHERE id = ${id}`.pipe(
             Effect.map(keys.first),
             Effect.tap(Option.match({ onNone: () => cache.delete(id), onSome: remember })),
-            Effect.orDie
+            Effect.orDie,
+            withWork("cache")
           )
         }),
       listByParty: (partyID) =>

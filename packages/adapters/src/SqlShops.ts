@@ -11,6 +11,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { BoolColumn, DateColumn, flag, IntColumn, JsonColumn, reader, toJson } from "./internal/rows.js"
 import { SqlDriver } from "./sql/driver/Driver.js"
+import { withWork } from "./sql/driver/Statements.js"
 import { fromRow as contractFromRow } from "./SqlContracts.js"
 import { fromRow as partyFromRow } from "./SqlParties.js"
 import * as Repository from "./internal/repository.js"
@@ -102,8 +103,9 @@ export const repository = Repository.make(
           const hit = governed.get(key)
           if (hit !== undefined) return Effect.succeed(hit)
           const readIn = governance.current()
-          // a shop not found is not remembered: it may be created the next moment
-          return Effect.tap(readGoverned(partyID, id), (found) =>
+          // a shop not found is not remembered: it may be created the next moment; the read is
+          // counted as the cache's, not as the request's that found the entry expired
+          return Effect.tap(withWork("cache")(readGoverned(partyID, id)), (found) =>
             Effect.sync(() => Option.isSome(found) && governed.set(key, found, readIn)))
         }),
       listByParty: (partyID) =>

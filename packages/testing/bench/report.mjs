@@ -120,7 +120,7 @@ export const renderReport = ({ results, skipped, errors, cfg, quick, startedAt, 
       lines.push(`| ${row.work} | ${row.requests === undefined ? "—" : int(row.requests)} | ${int(row.statements)} | ${row.perRequest === undefined ? "—" : row.perRequest.toFixed(1)} | ${row.perFlow === undefined ? "—" : row.perFlow.toFixed(1)} |`)
     }
     lines.push("")
-    lines.push("`webhooks` is the dispatcher's fan-out of the outbox (no webhook is registered here), `timers` the scheduler's passes, `timer:<kind>` work a durable timer resumed, `signals` the `pg_notify` that wakes other processes' dispatchers, `search` the search rollups' compactor.")
+    lines.push("`webhooks` is the dispatcher's fan-out of the outbox (no webhook is registered here), `timers` the scheduler's passes, `timer:<kind>` work a durable timer resumed, `signals` the `pg_notify` that wakes other processes' dispatchers, `search` the search rollups' compactor, `cache` the reads of what is kept for a time (a shop with its party and contract for 1 s, an API key for 5 s), counted apart from the request that found its entry expired.")
     lines.push("")
   }
 

@@ -1,8 +1,10 @@
 /**
  * Counts the SQL statements Kassa sends, by the work they are for: the HTTP operation whose
  * request issued them (background work a request starts counts as the request's), a timer
- * (`timer:<kind>`), the timer scheduler's passes (`timers`), the webhook dispatcher (`webhooks`) or the
- * `pg_notify` that wakes other processes (`signals`).
+ * (`timer:<kind>`), the timer scheduler's passes (`timers`), the webhook dispatcher (`webhooks`), the
+ * `pg_notify` that wakes other processes (`signals`), the search rollups' compactor (`search`) or the
+ * reads of what is kept for a time, a shop with its party and contract and an API key (`cache`): a
+ * request that finds such an entry expired pays a read the others do not.
  * Transactions' `BEGIN` and `COMMIT` are not statements here.
  *
  * Off by default (it costs a little per statement): the server counts with

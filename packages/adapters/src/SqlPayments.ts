@@ -16,7 +16,7 @@ import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
 import * as String from "effect/String"
-import { DateColumn, IntColumn, JsonColumn, JsonDate, opt, OptionalText, reader, StoredMetadata, toJson } from "./internal/rows.js"
+import { DateColumn, IntColumn, JsonColumn, JsonDate, opt, OptionalText, StoredMetadata, toJson } from "./internal/rows.js"
 import { PaymentTool, StoredTool } from "./internal/storedTool.js"
 import * as Versioned from "./sql/driver/versioned.js"
 import { insert, touchingOnly } from "./sql/driver/writes.js"
@@ -172,8 +172,8 @@ const payments = {
   all: (rows: ReadonlyArray<unknown>): Array<PaymentRecord> => rows.map(fromRow)
 }
 
-/** A `payment_resources` row. */
-const ResourceRow = Schema.Struct({
+/** @internal A `payment_resources` row: what the resource's hand reader reads, as a schema (the tests' oracle). */
+export const ResourceRow = Schema.Struct({
   token: Schema.String,
   session: Schema.String,
   partyId: Schema.String,
@@ -187,17 +187,33 @@ const ResourceRow = Schema.Struct({
   validUntil: DateColumn
 })
 
-const resources = reader(ResourceRow, ({ data: d, ...r }): PaymentResourceRecord => ({
-  token: r.token,
-  session: r.session,
-  partyID: r.partyId,
-  tool: d.tool,
-  details: d.details,
-  clientInfo: d.clientInfo,
-  vaultSession: d.vaultSession,
-  createdAt: r.createdAt,
-  validUntil: r.validUntil
-}))
+/**
+ * Reads a `payment_resources` row by hand, as `fromRow` reads a payment's: Kassa wrote its tool,
+ * details and client info from records the domain made, so they are checked for their kind, not
+ * decoded again through `ResourceRow`'s unions (each createPayment by a resource reads one).
+ *
+ * @since 0.1.0 @category rows
+ */
+export const resourceFromRow = (input: unknown): PaymentResourceRecord => {
+  const r = Columns.row(input)
+  const d = Columns.json(r, "data")
+  return {
+    token: Columns.text(r, "token"),
+    session: Columns.text(r, "session"),
+    partyID: Columns.text(r, "partyId"),
+    tool: Columns.field(d, "tool", Columns.isObject, "an object") as PaymentResourceRecord["tool"],
+    details: Columns.field(d, "details", Columns.isObject, "an object") as PaymentResourceRecord["details"],
+    clientInfo: Columns.field(d, "clientInfo", Columns.isObject, "an object") as PaymentResourceRecord["clientInfo"],
+    vaultSession: Columns.optionalField(d, "vaultSession", Predicate.isString, "text"),
+    createdAt: Columns.date(r, "createdAt"),
+    validUntil: Columns.date(r, "validUntil")
+  }
+}
+
+const resources = {
+  first: (rows: ReadonlyArray<unknown>): Option.Option<PaymentResourceRecord> =>
+    rows.length === 0 ? Option.none() : Option.some(resourceFromRow(rows[0]))
+}
 
 /** What builds the repositories: `layer` runs them, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
 export const repositories = [

@@ -14,7 +14,7 @@ import * as Arbitrary from "effect/Arbitrary"
 import * as FastCheck from "effect/FastCheck"
 import * as Columns from "../src/internal/columns.js"
 import { BoolColumn, DateColumn, IntColumn, OptionalDate, reader } from "../src/internal/rows.js"
-import { PaymentRow } from "../src/SqlPayments.js"
+import { PaymentRow, ResourceRow } from "../src/SqlPayments.js"
 
 describe("Column schemas", () => {
   it("an integer column reads SQLite's number and PostgreSQL's BIGINT text alike", () => {
@@ -217,6 +217,83 @@ describe("Payment rows read by hand", () => {
       ["row", "4111111111111111"]
     ]
     throwsNamingColumns(SqlPayments.fromRow, bad)
+  })
+})
+
+const decodeResourceRow = Schema.decodeUnknownSync(ResourceRow)
+
+/** A resource row as `ResourceRow`'s decoding reads it, as a record: the hand reader's oracle. */
+const decodedResource = (row: unknown): PaymentResourceRecord => {
+  const { data: d, ...r } = decodeResourceRow(row)
+  return {
+    token: r.token,
+    session: r.session,
+    partyID: r.partyId,
+    tool: d.tool,
+    details: d.details,
+    clientInfo: d.clientInfo,
+    vaultSession: d.vaultSession,
+    createdAt: r.createdAt,
+    validUntil: r.validUntil
+  }
+}
+
+describe("Payment resource rows read by hand", () => {
+  const encode = Schema.encodeSync(ResourceRow)
+
+  it("a resource row reads as `ResourceRow`'s decoding read it (its JSON text too), from SQLite's numbers and PostgreSQL's BIGINT text", () => {
+    let compared = 0
+    FastCheck.assert(
+      FastCheck.property(Arbitrary.make(ResourceRow), (value) => {
+        let row: Record<string, unknown>
+        let expected: PaymentResourceRecord
+        try {
+          row = encode(value) as Record<string, unknown>
+          expected = decodedResource(row)
+        } catch {
+          return
+        }
+        // (PostgreSQL's BIGINT text holds integers: an invalid date is never written)
+        const pgRow = [row.createdAt, row.validUntil].every(Number.isSafeInteger)
+          ? [{ ...row, createdAt: String(row.createdAt), validUntil: String(row.validUntil) }]
+          : []
+        for (const read of [row, ...pgRow].map(SqlPayments.resourceFromRow)) {
+          assert.deepStrictEqual(read, expected)
+          assert.strictEqual(JSON.stringify(read), JSON.stringify(expected))
+        }
+        compared++
+      }),
+      { numRuns: 200, seed: 28 }
+    )
+    assert.isAbove(compared, 150)
+  })
+
+  it("a resource row of another shape throws, naming the column but not its value", () => {
+    const good = encode({
+      token: "t-1",
+      session: "s-1",
+      partyId: "p-1",
+      data: {
+        tool: { type: "PaymentTerminal", provider: "euroset" },
+        details: { detailsType: "PaymentToolDetailsPaymentTerminal", provider: "euroset" },
+        clientInfo: { fingerprint: "fp" }
+      },
+      createdAt: new Date(1_700_000_000_000),
+      validUntil: new Date(1_700_086_400_000)
+    }) as Record<string, unknown>
+    assert.strictEqual(SqlPayments.resourceFromRow(good).validUntil.getTime(), 1_700_086_400_000)
+    const data = JSON.parse(good.data as string)
+    const bad: Array<[string, unknown]> = [
+      ["token", { ...good, token: 4111111111111111 }],
+      ["createdAt", { ...good, createdAt: "4111111111111111x" }],
+      ["data", { ...good, data: "{\"tool\": 4111111111111111" }],
+      ["tool", { ...good, data: JSON.stringify({ ...data, tool: "4111111111111111" }) }],
+      ["details", { ...good, data: JSON.stringify({ ...data, details: "4111111111111111" }) }],
+      ["clientInfo", { ...good, data: JSON.stringify({ ...data, clientInfo: 4111111111111111 }) }],
+      ["vaultSession", { ...good, data: JSON.stringify({ ...data, vaultSession: 4111111111111111 }) }],
+      ["row", "4111111111111111"]
+    ]
+    throwsNamingColumns(SqlPayments.resourceFromRow, bad)
   })
 })
 

@@ -150,6 +150,31 @@ describe("command: the read-decide-write runner", () => {
       assert.deepStrictEqual(stored, { version: 2, value: "ab" })
     }))
 
+  it.effect("a command that wins its race makes no VersionConflict (an error captures a stack)", () =>
+    Effect.gen(function*() {
+      let made = 0
+      // Data.Error assigns its fields: a setter on the prototype sees every VersionConflict made
+      Object.defineProperty(VersionConflict.prototype, "what", {
+        configurable: true,
+        set(value: string) {
+          made++
+          Object.defineProperty(this, "what", { value, enumerable: true, writable: true, configurable: true })
+        }
+      })
+      try {
+        const stored = { version: 1, value: "a" }
+        const { append } = setupStore(stored)
+        yield* append({ ...stored }, "b")
+        yield* append(undefined, "c")
+        assert.strictEqual(made, 0)
+        // a lost race still makes one (the setter counts)
+        yield* append({ version: 1, value: "a" }, "d")
+        assert.strictEqual(made, 1)
+      } finally {
+        delete (VersionConflict.prototype as { what?: string }).what
+      }
+    }))
+
   it.effect("a stale copy loses the write: the command runs again in a new transaction on a fresh read", () =>
     Effect.gen(function*() {
       const stored = { version: 3, value: "abc" }

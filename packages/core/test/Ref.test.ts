@@ -20,6 +20,20 @@ describe("Ref", () => {
     assert.strictEqual(Ref.Id.encode({ id: "inv" }), "inv")
   })
 
+  // (`encode` and `decode` check well-formed references by hand: they must agree with the schema)
+  it.prop(
+    "encode and decode answer as the schema does, a malformed reference or part included",
+    [FastCheck.array(FastCheck.constantFrom("", "/", "a", "b/", "ü"), { maxLength: 4 }).map((s) => s.join("")), FastCheck.string(), FastCheck.string()],
+    ([ref, invoiceID, paymentID]) => {
+      const decoded = Schema.decodeEither(Ref.Payment.schema)(ref)
+      if (Either.isRight(decoded)) assert.deepStrictEqual(Ref.Payment.decode(ref), decoded.right)
+      else assert.throws(() => Ref.Payment.decode(ref))
+      const encoded = Schema.encodeEither(Ref.Payment.schema)({ invoiceID, paymentID })
+      if (Either.isRight(encoded)) assert.strictEqual(Ref.Payment.encode({ invoiceID, paymentID }), encoded.right)
+      else assert.throws(() => Ref.Payment.encode({ invoiceID, paymentID }))
+    }
+  )
+
   it("a malformed reference is refused, never split into the wrong parts", () => {
     for (const bad of ["inv", "inv/1/2", "/1", "inv/"]) {
       assert.isTrue(Either.isLeft(Schema.decodeEither(Ref.Payment.schema)(bad)), bad)

@@ -91,21 +91,22 @@ export const command = <S extends { readonly version: number }, A, E, R, E1, R1>
 ): Effect.Effect<A, Exclude<E, VersionConflict> | E1, R | R1> =>
   Effect.suspend(() => {
     const read = knownFirst(spec.known, spec.read)
-    const conflict = new VersionConflict({ what: spec.what })
+    // made only when a race is lost: an error captures a stack, and most commands win
+    const conflict = Effect.suspend(() => Effect.fail(new VersionConflict({ what: spec.what })))
     const transaction = withTransaction(Effect.flatMap(read, ({ stale, value }) => {
       const attempt = body({
         current: value,
         stale,
         save: (next) => {
           const saved = { ...next, version: value.version + 1 }
-          return Effect.flatMap(spec.update(saved, value.version), (ok) => (ok ? Effect.succeed(saved) : Effect.fail(conflict)))
+          return Effect.flatMap(spec.update(saved, value.version), (ok) => (ok ? Effect.succeed(saved) : conflict))
         },
-        unchanged: stale ? Effect.fail(conflict) : Effect.void
+        unchanged: stale ? conflict : Effect.void
       })
-      return stale ? Effect.catchIf(attempt, isBusinessError, () => Effect.fail(conflict)) : attempt
+      return stale ? Effect.catchIf(attempt, isBusinessError, () => conflict) : attempt
     }))
     // storage may check the version as the transaction's writes go, and answer a lost race then
     return retryOnConflict(Effect.locally(transaction, Contention.retried, true).pipe(
-      Effect.catchSomeDefect((defect) => defect instanceof Contention.Conflict ? Option.some(Effect.fail(conflict)) : Option.none())
+      Effect.catchSomeDefect((defect) => defect instanceof Contention.Conflict ? Option.some(conflict) : Option.none())
     ))
   }) as Effect.Effect<A, Exclude<E, VersionConflict> | E1, R | R1>

@@ -40,6 +40,7 @@ import withdrawalWalletParty from "./internal/migrations/0028_withdrawal_wallet_
 import withdrawalsByWalletParty from "./internal/migrations/0029_withdrawals_by_wallet_party.js"
 import sqliteEventOutbox from "./internal/migrations/0030_sqlite_event_outbox.js"
 import redundantIndexesDropped from "./internal/migrations/0031_redundant_indexes_dropped.js"
+import sqliteSearchDeltasSequenceDropped from "./internal/migrations/0032_sqlite_search_deltas_sequence_dropped.js"
 import { IntColumn, reader } from "./internal/rows.js"
 
 const all = {
@@ -73,7 +74,8 @@ const all = {
   "0028_withdrawal_wallet_party": withdrawalWalletParty,
   "0029_withdrawals_by_wallet_party": withdrawalsByWalletParty,
   "0030_sqlite_event_outbox": sqliteEventOutbox,
-  "0031_redundant_indexes_dropped": redundantIndexesDropped
+  "0031_redundant_indexes_dropped": redundantIndexesDropped,
+  "0032_sqlite_search_deltas_sequence_dropped": sqliteSearchDeltasSequenceDropped
 }
 
 const migrations = Migrator.fromRecord(all)

@@ -69,13 +69,15 @@ export const repository = Repository.make(
     })
     // SQLite (one writer at a time): numbered from the log itself, in the statement that writes
     // it; its outbox row comes with it, by the insert's trigger (migration 0030), which reads the
-    // webhook tables
+    // webhook tables. The number is a scalar subquery of VALUES: an INSERT ... SELECT reading the
+    // table it writes would first copy its row into a temporary table.
     const sqlite = (event: Event.PendingEvent, now: number): ReadonlyArray<Write> => [{
       ...inserting(
         "events",
         sql`INSERT INTO events (aggregate_type, aggregate_id, id, party_id, created_at, changes)
-          SELECT ${event.aggregateType}, ${event.aggregateID}, COALESCE(MAX(id), 0) + 1, ${event.partyID}, ${now},
-            ${toJson(event.changes)} FROM events WHERE aggregate_type = ${event.aggregateType} AND aggregate_id = ${event.aggregateID}`
+          VALUES (${event.aggregateType}, ${event.aggregateID},
+            (SELECT COALESCE(MAX(id), 0) + 1 FROM events WHERE aggregate_type = ${event.aggregateType} AND aggregate_id = ${event.aggregateID}),
+            ${event.partyID}, ${now}, ${toJson(event.changes)})`
       ),
       tables: ["events", "outbox", ...WEBHOOK_TABLES]
     }]

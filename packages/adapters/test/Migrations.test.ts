@@ -236,4 +236,45 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(rows.map((r) => [r.id, r.walletPartyId]), [["granted", "owner"], ["orphan", "maker"], ["own", "owner"]])
       }))
   })
+
+  layer(scratch(dialect), { timeout: 60_000 })(`Migrations 0032 [${dialect}]`, (it) => {
+    it.effect("0032: search deltas keep their numbers and order, new ones number after them; SQLite keeps no sequence for them, and the triggers that write them stay", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* Migrations.runUpTo(31)
+        const delta = (k1: string) =>
+          sql.unsafe(`INSERT INTO search_deltas (kind, party_id, shop_id, q, k1, k2, n, amount, fee) VALUES ('i', 'p', 's', 1, '${k1}', '', 1, 10, 0)`)
+        const deltas = Effect.map(
+          sql<{ seq: unknown; k1: string }>`SELECT seq, k1 FROM search_deltas ORDER BY seq`,
+          (rows) => rows.map((r) => [Number(r.seq), r.k1] as const)
+        )
+        const writers = sql.onDialectOrElse({
+          pg: () => Effect.succeed([]),
+          orElse: () => sql`SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%search_deltas%' ORDER BY name`
+        })
+        yield* delta("a")
+        yield* delta("b")
+        const before = yield* deltas
+        const writersBefore = yield* writers
+        yield* Migrations.run
+        assert.deepStrictEqual(yield* deltas, before)
+        assert.deepStrictEqual(yield* writers, writersBefore)
+        yield* sql`INSERT INTO invoices ${
+          sql.insert({
+            id: "inv", partyId: "p", shopId: "s", createdAt: 900_000, dueDate: 1, amount: 5, currency: "RUB", product: "x",
+            status: "unpaid", data: "{}", version: 1
+          })
+        }`
+        const after = yield* deltas
+        assert.deepStrictEqual(after.slice(0, 2), before)
+        assert.deepStrictEqual(after.slice(2).map(([, k1]) => k1), ["unpaid"])
+        assert.isAbove(after[2]![0], before[1]![0])
+        if (dialect === "sqlite") {
+          assert.isAbove(writersBefore.length, 0)
+          const [table] = yield* sql<{ sql: string }>`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'search_deltas'`
+          assert.notInclude(table!.sql, "AUTOINCREMENT")
+          assert.deepStrictEqual(yield* sql`SELECT name FROM sqlite_sequence WHERE name = 'search_deltas'`, [])
+        }
+      }))
+  })
 }

@@ -1,9 +1,12 @@
 import { assert, layer } from "@effect/vitest"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Statement from "@effect/sql/Statement"
 import { RandomIds } from "@kassa/adapters"
 import { EventLog } from "@kassa/core/ports/EventLog"
 import { Idempotency, PARTY_NAMESPACE } from "@kassa/core/ports/Idempotency"
 import { Outbox, type OutboxEntry } from "@kassa/core/ports/Outbox"
 import { Transactions } from "@kassa/core/ports/Transactions"
+import { TestKassa } from "@kassa/testing"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -209,3 +212,25 @@ for (const backend of backends()) {
       }))
   })
 }
+
+// SQLite's alone: PostgreSQL's append numbers from the aggregate's head row
+layer(TestKassa.layer("sqlite", { webhooks: { run: false } }), { timeout: "60 seconds" })("EventLog's statements [sqlite]", (it) => {
+  it.effect("an append's statement copies no row into a temporary table (an INSERT ... SELECT from the table it writes would)", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const sent: Array<readonly [string, ReadonlyArray<unknown>]> = []
+      yield* Effect.flatMap(EventLog, (log) =>
+        log.append({ aggregateType: "invoice", aggregateID: `inv-${RandomIds.make()}`, partyID: "p", changes: [1] })).pipe(
+          Statement.withTransformer((statement) => {
+            sent.push(statement.compile())
+            return Effect.succeed(statement)
+          })
+        )
+      const appends = sent.filter(([text]) => text.includes("INSERT INTO events"))
+      assert.strictEqual(appends.length, 1)
+      const [text, params] = appends[0]!
+      const plan = yield* sql.unsafe<{ opcode: string }>(`EXPLAIN ${text}`, params)
+      assert.isAbove(plan.length, 0)
+      assert.deepStrictEqual(plan.filter((op) => op.opcode === "OpenEphemeral"), [])
+    }))
+})

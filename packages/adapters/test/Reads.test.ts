@@ -91,6 +91,18 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(yield* untraced(rows(sql`SELECT 2 AS two`)), [{ two: 2 }])
       }))
 
+    it.effect("an aggregate's events are read as the driver reads: no span, no scope, in a few steps", () =>
+      Effect.gen(function*() {
+        const x = `inv-${RandomIds.make()}`
+        yield* append(x, "a")
+        yield* append(x, "b")
+        const log = yield* EventLog
+        const page = yield* untraced(cost(log.list({ aggregateType: "invoice", aggregateID: x, partyID: "p", after: 0, limit: 10 })))
+        assert.deepStrictEqual(page.value.map((e) => [e.aggregateID, e.partyID, e.id, e.changes]), [[x, "p", 1, ["a"]], [x, "p", 2, ["b"]]])
+        // through `@effect/sql` with its span and the schema's decoding as an effect: 66 (PostgreSQL 77)
+        assert.isAtMost(page.steps, 8)
+      }))
+
     it.effect("the client hands out its connection for a read without a scope", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as Context from "effect/Context"
@@ -18,6 +19,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import pg from "pg"
 import * as SqlDriver from "./sql/driver/Driver.js"
+import * as FreeReads from "./sql/driver/freeReads.js"
 import { nameHotStatements } from "./sql/driver/preparedStatements.js"
 import * as SqliteClient from "./sql/driver/sqliteClient.js"
 
@@ -234,7 +236,11 @@ const client = (config: DatabaseConfig) => {
       transformQueryNames,
       transformResultNames,
       types: pgTypes
-    }).pipe(Layer.orDie, Layer.merge(stats))
+    }).pipe(
+      Layer.tap((context) => Effect.sync(() => FreeReads.register(Context.get(context, SqlClient.SqlClient), FreeReads.pgRun(pool!)))),
+      Layer.orDie,
+      Layer.merge(stats)
+    )
   }
   if (config.filename !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(config.filename)), { recursive: true })
   return SqliteClient.layer({

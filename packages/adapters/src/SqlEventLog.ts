@@ -13,6 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, toJson } from "./internal/rows.js"
 import { SqlDriver } from "./sql/driver/Driver.js"
+import { rows } from "./sql/driver/reads.js"
 import { returningEvents } from "./sql/driver/Signals.js"
 import { inserting, type Write, writeAll } from "./sql/driver/writes.js"
 import { notifiable, WEBHOOK_TABLES } from "./webhooks/SqlOutbox.js"
@@ -28,7 +29,7 @@ const EventRow = Schema.Struct({
   changes: JsonColumn(Schema.Array(Schema.Unknown))
 })
 
-const decodeEvents = Schema.decodeUnknown(Schema.Array(EventRow))
+const decodeEvents = Schema.decodeUnknownSync(Schema.Array(EventRow))
 
 /** What builds the repository: `layer` runs it, and so does `SqlStorage.layer` with every other one. @since 0.1.0 @category constructors */
 export const repository = Repository.make(
@@ -98,12 +99,11 @@ export const repository = Repository.make(
           Effect.zipRight(signalled)
         ),
       list: (q) =>
-        sql`SELECT aggregate_type, aggregate_id, party_id, id, created_at, changes FROM events WHERE aggregate_type = ${q.aggregateType} AND aggregate_id = ${q.aggregateID}
+        rows(sql`SELECT aggregate_type, aggregate_id, party_id, id, created_at, changes FROM events WHERE aggregate_type = ${q.aggregateType} AND aggregate_id = ${q.aggregateID}
             AND id > ${q.after} ${q.partyID === undefined ? sql.literal("") : sql`AND party_id = ${q.partyID}`}
-            ORDER BY id LIMIT ${q.limit}`.pipe(
-          Effect.flatMap(decodeEvents),
-          Effect.map((rows) =>
-            rows.map((r): Event.StoredEvent => ({
+            ORDER BY id LIMIT ${q.limit}`).pipe(
+          Effect.map((found) =>
+            decodeEvents(found).map((r): Event.StoredEvent => ({
               aggregateType: r.aggregateType,
               aggregateID: r.aggregateId,
               partyID: r.partyId,

@@ -67,6 +67,42 @@ for (const dialect of Dialects.dialects()) {
         assert.deepStrictEqual(direct, yield* untraced(eventsOf(sql, x)))
       }))
 
+    it.effect("outside a transaction a read takes the client's connection without its acquirer: a few steps", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const read = yield* untraced(cost(rows(sql<{ readonly one: number }>`SELECT 1 AS one`)))
+        assert.deepStrictEqual(read.value, [{ one: 1 }])
+        // the read's own step, the connection's run and its answer (PostgreSQL's run and resume
+        // are two); through the client's acquirer SQLite's took 11, PostgreSQL's 22
+        assert.isAtMost(read.steps, dialect === "pg" ? 4 : 3)
+      }))
+
+    it.effect("outside a transaction a read that fails answers the client's error and gives its connection back", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const missing = sql`SELECT a FROM no_such_table`
+        const expected = yield* Effect.flip(untraced(missing))
+        // more failures than the pool has connections: each is given back
+        for (let i = 0; i < 12; i++) {
+          const failed = yield* Effect.flip(untraced(rows(missing)))
+          assert.strictEqual(failed._tag, "SqlError")
+          assert.strictEqual(failed.message, expected.message)
+        }
+        assert.deepStrictEqual(yield* untraced(rows(sql`SELECT 2 AS two`)), [{ two: 2 }])
+      }))
+
+    it.effect("an aggregate's events are read as the driver reads: no span, no scope, in a few steps", () =>
+      Effect.gen(function*() {
+        const x = `inv-${RandomIds.make()}`
+        yield* append(x, "a")
+        yield* append(x, "b")
+        const log = yield* EventLog
+        const page = yield* untraced(cost(log.list({ aggregateType: "invoice", aggregateID: x, partyID: "p", after: 0, limit: 10 })))
+        assert.deepStrictEqual(page.value.map((e) => [e.aggregateID, e.partyID, e.id, e.changes]), [[x, "p", 1, ["a"]], [x, "p", 2, ["b"]]])
+        // through `@effect/sql` with its span and the schema's decoding as an effect: 66 (PostgreSQL 77)
+        assert.isAtMost(page.steps, 8)
+      }))
+
     it.effect("the client hands out its connection for a read without a scope", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient

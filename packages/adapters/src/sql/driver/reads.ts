@@ -6,7 +6,9 @@
  * writes the read sends first when it may not pass them, as that transformer would): a span (a
  * no-op one too) and the statement's own scope cost about thirty Effect steps, a polled read's
  * largest share. Anything else (statement counting, tracing), or a statement this module cannot
- * open (another `SqlClient` implementation), runs as `@effect/sql` runs it.
+ * open (another `SqlClient` implementation), runs as `@effect/sql` runs it. Outside of a
+ * transaction a client's own way of running it (`freeReads.ts`), when it has one, takes the
+ * connection in place of the client's acquirer.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type * as SqlConnection from "@effect/sql/SqlConnection"
@@ -17,6 +19,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
+import { runOf } from "./freeReads.js"
 import { beforeRead, heldWrites, transactionConnection } from "./writes.js"
 
 /** What `@effect/sql`'s statements hold besides their interface: the connection and the rows' names. */
@@ -89,7 +92,8 @@ const read = <A extends object>(statement: Statement.Statement<A>, apart: boolea
       : held.value[0]
     const run = conn !== undefined
       ? conn.execute(text, params, statement.transformRows)
-      : connected(statement.acquirer, (conn) => conn.execute(text, params, statement.transformRows))
+      : runOf(statement.acquirer)?.(text, params, statement.transformRows) ??
+        connected(statement.acquirer, (conn) => conn.execute(text, params, statement.transformRows))
     return before === Effect.void ? run : Effect.zipRight(before, run)
   })
 

@@ -18,6 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import * as FreeReads from "./freeReads.js"
 import { columnsFixedByText } from "./resultShape.js"
 
 /** @internal */
@@ -199,7 +200,7 @@ export const make = (options: Options) =>
       held = false
       return semaphore.release(1)
     })
-    return yield* SqlClient.make({
+    const client = yield* SqlClient.make({
       acquirer: Effect.suspend(() => held ? afterTransaction : free),
       // (`Scope.addFinalizer`: `Effect.addFinalizer` would run the release with the acquiring
       // fiber's refs, diffing and patching them all, and leave the closing fiber a copy of its context)
@@ -219,6 +220,8 @@ export const make = (options: Options) =>
       spanAttributes: [["db.system.name", "sqlite"]],
       transformRows
     })
+    FreeReads.register(client, (text, params, transformRows) => held ? undefined : connection.execute(text, params, transformRows))
+    return client
   })
 
 /** @internal The client as the `SqlClient`. */

@@ -6,9 +6,8 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { Event } from "@kassa/core"
+import { type Event, Now } from "@kassa/core"
 import { EventLog } from "@kassa/core/ports/EventLog"
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { DateColumn, IntColumn, JsonColumn, toJson } from "./internal/rows.js"
@@ -95,7 +94,7 @@ export const repository = Repository.make(
 
     return {
       append: (event) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => writeAll(sql, writesOf(event, now))).pipe(
+        Now.flatMap((now) => writeAll(sql, writesOf(event, now))).pipe(
           Effect.zipRight(signalled)
         ),
       list: (q) =>

@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { IntColumn, JsonColumn, opt, OptionalText, reader } from "./internal/rows.js"
+import { once } from "./internal/once.js"
 import * as Repository from "./internal/repository.js"
 
 const Names = Schema.Array(Schema.String)
@@ -99,7 +100,7 @@ export const repository = Repository.make(
       schedules: Effect.map(sql`SELECT schedule_id, name, description FROM ref_schedules ORDER BY schedule_id`, schedules.all),
       providers: Effect.map(sql`SELECT id, brand_name, category, metadata FROM ref_service_providers ORDER BY id`, providers.all)
     }).pipe(Effect.orDie)
-    const data = yield* Effect.cached(load)
+    const data = once(load)
     const find = <A>(items: ReadonlyArray<A>, p: (a: A) => boolean) => Option.fromNullable(items.find(p))
 
     return {

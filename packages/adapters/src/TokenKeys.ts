@@ -14,9 +14,8 @@
  *
  * @since 0.1.0
  */
-import { Errors } from "@kassa/core"
+import { Errors, Now } from "@kassa/core"
 import { Jwt, type TokenClaims, type VerifiedClaims } from "@kassa/core/ports/Jwt"
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import {
@@ -209,7 +208,7 @@ export const make = (keys: ReadonlyArray<SigningKey>): Jwt["Type"] => {
 
   return {
     issue: (claims: TokenClaims, expiresAt?: Date) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
+      Now.map((now) => {
         const payload = b64url(JSON.stringify({
           ...claims,
           iat: Math.floor(now / 1000),
@@ -223,7 +222,7 @@ export const make = (keys: ReadonlyArray<SigningKey>): Jwt["Type"] => {
         return `${signed}.${b64url(sign("sha256", Buffer.from(signed), { key: signer.privateKey, dsaEncoding: "ieee-p1363" }))}`
       }),
     verify: (token: string) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<VerifiedClaims, Errors.Unauthorized> => {
+      Now.flatMap((now): Effect.Effect<VerifiedClaims, Errors.Unauthorized> => {
         let claims = verified.get(token)
         if (claims === undefined) {
           const checked = check(token)

@@ -35,3 +35,39 @@ describe("A transaction's fiber refs", () => {
       assert.strictEqual(yield* stepsOf(5), yield* stepsOf(1))
     }))
 })
+
+/** Effect's fiber with the methods that update its refs (its public type does not show them). */
+interface Updating {
+  setFiberRef: (...args: Array<unknown>) => void
+  setFiberRefs: (...args: Array<unknown>) => void
+}
+
+/** How many times `effect` updates its fiber's refs: each update copies them all. */
+const updatesOf = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.withFiberRuntime<number>((fiber) => {
+    const updating = fiber as unknown as Updating
+    const { setFiberRef, setFiberRefs } = updating
+    let updates = 0
+    updating.setFiberRef = (...args) => {
+      updates++
+      setFiberRef.apply(fiber, args)
+    }
+    updating.setFiberRefs = (...args) => {
+      updates++
+      setFiberRefs.apply(fiber, args)
+    }
+    // (its exit, a failure too, is left for the count)
+    return Effect.flatMap(Effect.exit(effect), () =>
+      Effect.sync(() => {
+        delete (updating as Partial<Updating>).setFiberRef
+        delete (updating as Partial<Updating>).setFiberRefs
+        return updates
+      }))
+  })
+
+describe("A transaction's fiber refs, copied", () => {
+  it.effect("as many times whatever their number", () =>
+    Effect.gen(function*() {
+      assert.strictEqual(yield* updatesOf(withRefs(5, Effect.void)), yield* updatesOf(withRefs(1, Effect.void)))
+    }))
+})

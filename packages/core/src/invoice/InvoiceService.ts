@@ -4,7 +4,6 @@
  *
  * @since 0.1.0
  */
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -16,6 +15,7 @@ import { canonicalJson, canonicalSet } from "../internal/canonical.js"
 import * as Idempotent from "../internal/idempotent.js"
 import * as Optimistic from "../internal/optimistic.js"
 import * as Traced from "../internal/traced.js"
+import * as Now from "../Now.js"
 import { EventLog } from "../ports/EventLog.js"
 import { Idempotency, PARTY_NAMESPACE } from "../ports/Idempotency.js"
 import { Ids } from "../ports/Ids.js"
@@ -71,7 +71,7 @@ export const make = Effect.gen(function*() {
   const tx = yield* Transactions
   const accessTokens = yield* AccessTokens
 
-  const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+  const now = Now.map((ms) => new Date(ms))
 
   const get = Traced.fn("InvoiceService.get")(function*(partyID: string, id: string) {
     const found = yield* invoices.findById(partyID, id)

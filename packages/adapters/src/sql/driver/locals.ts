@@ -4,16 +4,18 @@
  * transformer), set for the transaction and put back after it. `Effect.locally` and
  * `Effect.provideService` open an uninterruptible region each, about a dozen Effect steps and two
  * copies of the fiber's refs; a transaction, already uninterruptible, sets them all in the step
- * it is in, and puts them back in one more (as `FiberRef.set` does, ref by ref, on the fiber).
+ * it is in, and puts them back in one more, each time in one copy of the fiber's refs.
  */
 import type * as SqlConnection from "@effect/sql/SqlConnection"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import * as Arr from "effect/Array"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type * as Exit from "effect/Exit"
 import type * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
+import * as FiberRefs from "effect/FiberRefs"
 import * as Stream from "effect/Stream"
 
 /** @internal A fiber ref and the value it takes. */
@@ -72,14 +74,21 @@ export const routed = (of: (fiber: Fiber.RuntimeFiber<unknown, unknown>) => SqlC
   }
 }
 
-/** Effect's fiber, with the method `FiberRef.set` calls on it (its public type does not show it). */
+/** Effect's fiber, with the method `Effect.updateFiberRefs` calls on it (its public type does not show it). */
 interface Settable {
-  readonly setFiberRef: <A>(ref: FiberRef.FiberRef<A>, value: A) => void
+  readonly setFiberRefs: (refs: FiberRefs.FiberRefs) => void
 }
 
-/** Sets every ref of `locals` on `fiber`, in the one step the caller is in (as `FiberRef.set` does, ref by ref). */
+/**
+ * Sets every ref of `locals` on `fiber`, in the one step the caller is in: as `FiberRef.set` does
+ * ref by ref, but in one copy of the fiber's refs (each `FiberRef.set` copies them all).
+ */
 const setOn = <A, E>(fiber: Fiber.RuntimeFiber<A, E>, locals: ReadonlyArray<Local>): Effect.Effect<void> => {
-  for (const [ref, value] of locals) (fiber as unknown as Settable).setFiberRef(ref, value)
+  if (!Arr.isNonEmptyReadonlyArray(locals)) return Effect.void
+  const id = fiber.id()
+  const entries = Arr.map(locals, ([ref, value]) => [ref, [[id, value]]] as const)
+  const settable = fiber as unknown as Settable
+  settable.setFiberRefs(FiberRefs.updateManyAs(fiber.getFiberRefs(), { entries }))
   return Effect.void
 }
 

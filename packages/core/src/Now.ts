@@ -8,6 +8,16 @@
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import type * as Fiber from "effect/Fiber"
+
+/**
+ * The time of `fiber`'s clock, as `Clock.currentTimeMillis` reads it, for code that already holds
+ * its fiber (`Effect.withFiberRuntime`).
+ *
+ * @since 0.1.0
+ */
+export const unsafeOf = (fiber: Fiber.RuntimeFiber<unknown, unknown>): number =>
+  Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
 
 /**
  * `Effect.flatMap(Clock.currentTimeMillis, f)` in one step: the fiber's clock read as
@@ -16,7 +26,7 @@ import * as Effect from "effect/Effect"
  * @since 0.1.0
  */
 export const flatMap = <A, E, R>(f: (now: number) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.withFiberRuntime((fiber) => f(Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()))
+  Effect.withFiberRuntime((fiber) => f(unsafeOf(fiber)))
 
 /**
  * `Effect.map(Clock.currentTimeMillis, f)` in two steps, not four.

@@ -12,8 +12,8 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { SqlRequestReplays } from "@kassa/adapters"
+import { Now } from "@kassa/core"
 import * as Cause from "effect/Cause"
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -130,9 +130,9 @@ const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestRe
     return run(keys, claim, false)
   }
 
-  return Effect.withFiberRuntime((fiber) => {
+  return Now.flatMap((now) => {
     const keys = ReplayKeys.derive({ requestId, authorization: request.headers.authorization ?? "", method: request.method, url, body })
-    return started(keys, store.start(keys.id, Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()))
+    return started(keys, store.start(keys.id, now))
   })
 }
 

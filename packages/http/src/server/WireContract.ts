@@ -26,7 +26,7 @@ import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as Clock from "effect/Clock"
+import { Now } from "@kassa/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -51,7 +51,7 @@ const middleware = HttpApiBuilder.middleware(
         const request = url === original.url ? original : original.modify({ url })
         const started = edge.start(original, request, url.split("?")[0]!)
         const answered = HttpApp.appendPreResponseHandler((_req, response) => edge.answer(started, response))
-        const now = Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
+        const now = Now.unsafeOf(fiber)
         // the router reads the request from the context: the one read at the edge, when it is another
         const operation = (read: HttpServerRequest.HttpServerRequest) =>
           read === original ? app : Effect.provideService(app, HttpServerRequest.HttpServerRequest, read)

@@ -11,8 +11,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Authenticator } from "@kassa/core"
-import * as Clock from "effect/Clock"
+import { Authenticator, Now } from "@kassa/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -158,7 +157,7 @@ export const make = Effect.gen(function*() {
 
     // (the request's id annotates the fiber's logs with its principal: `Endpoint`)
     return Effect.withFiberRuntime<void>((fiber) => {
-      const now = Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis()
+      const now = Now.unsafeOf(fiber)
       // the answer's end without effects but the logger's line, when the access log is the logger's
       const send = (answer: HttpServerResponse.HttpServerResponse): Effect.Effect<void> => {
         const finished = edge.finish(started, answer, fiber.id().id)

@@ -17,9 +17,11 @@ import * as Model from "@kassa/core/ledger/LedgerModel"
 import { type AccountKey, type Balance, type Batch, Ledger, type Plan, type PlanState, type Posting } from "@kassa/core/ports/Ledger"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { rowLock } from "./internal/locks.js"
+import { heldSignals } from "./sql/driver/Signals.js"
 import { BoolColumn, IntColumn, JsonColumn, opt, reader, toJson } from "./internal/rows.js"
 import {
   changing,
@@ -162,15 +164,22 @@ export const repository = Repository.make(
     const sql = yield* SqlClient.SqlClient
     const forUpdate = rowLock(sql, "FOR UPDATE")
 
-    // Account ids never change: they are kept once read, on PostgreSQL (a round trip each
-    // otherwise; SQLite runs in-process and keeps none). Only a committed row is kept: one opened
+    // Account ids never change: they are kept once read. Only a committed row is kept: one opened
     // by the caller's own transaction (or a savepoint in it), which may still roll back, never is.
-    // A row the read sees is committed or the transaction's own; `age(xmin) > 0` tells the two
-    // apart: `age` counts from the transaction's own id (or the next id when it had none yet, read
-    // once per transaction), and every id of the transaction and its savepoints is that one or
-    // newer. (Not "older than every transaction still running": on a shared server any open
+    // A row the read sees is committed or the transaction's own. PostgreSQL: `age(xmin) > 0` tells
+    // the two apart: `age` counts from the transaction's own id (or the next id when it had none
+    // yet, read once per transaction), and every id of the transaction and its savepoints is that
+    // one or newer. (Not "older than every transaction still running": on a shared server any open
     // transaction, in any database, held that back and the ids went unkept, a read each time.)
+    // SQLite: another connection's uncommitted rows are never seen, and only `account` opens
+    // accounts, so a row is this process's own uncommitted one only while its key is `opening`.
     const knownIds = new Map<string, number>()
+    // SQLite: the keys this process tried to open in a transaction not committed yet. A key leaves
+    // once that transaction commits (with its signals, after the outermost COMMIT); the next read
+    // then tells whether the row is there (a savepoint in it may have rolled it back). A key whose
+    // transaction rolled back stays: it is read each time, never kept wrong.
+    const opening = new Set<string>()
+    const sqlite = sql.onDialectOrElse({ pg: () => false, orElse: () => true })
     // Their keys by id, as `account` answered them (a balance of an account a transaction keeps
     // needs no read then).
     const knownKeys = new Map<number, AccountKey>()
@@ -379,6 +388,13 @@ export const repository = Repository.make(
           // Accounts are opened once and read ever after: read first, open only when missing.
           let rows = yield* find
           if (rows.length === 0) {
+            // (outside a transaction the insert commits as it runs; in one that sends no signals,
+            // the key stays `opening`)
+            if (sqlite && Option.isSome(yield* Effect.serviceOption(SqlClient.TransactionConnection))) {
+              opening.add(cacheKey)
+              const signals = yield* FiberRef.get(heldSignals)
+              signals?.push(() => opening.delete(cacheKey))
+            }
             yield* ledgerLocking(sql`INSERT INTO ledger_accounts ${sql.insert({ ...row, own: 0, minDiff: 0, maxDiff: 0 })}
                      ON CONFLICT DO NOTHING`)
             rows = yield* find
@@ -389,7 +405,7 @@ export const repository = Repository.make(
           if (knownKeys.size >= 100_000) knownKeys.clear()
           knownKeys.set(id, { ...key })
           // An id is kept once its row is committed: a transaction that opened it may roll back.
-          if (committedRow) {
+          if (sqlite ? !opening.has(cacheKey) : committedRow) {
             if (knownIds.size >= 100_000) knownIds.clear()
             knownIds.set(cacheKey, id)
           }

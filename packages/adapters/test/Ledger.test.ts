@@ -186,6 +186,38 @@ for (const backend of Dialects.backends()) {
         })).pipe(Effect.flip, Effect.orDie)
         const again = yield* tx(ledger.account(nested))
         assert.deepStrictEqual(Option.map(yield* ledger.balance(again), (b) => b.key), Option.some(nested))
+        // opened in a savepoint that rolls back inside a transaction that commits, then read in it
+        const inner: AccountKey = { ...key, kind: "provider" }
+        yield* tx(Effect.gen(function*() {
+          // (SQLite's nested transaction turns the failure into a defect)
+          yield* Effect.exit(tx(Effect.zipRight(ledger.account(inner), Effect.fail("rolled back" as const))))
+          yield* ledger.account({ ...inner, kind: "system" })
+        }))
+        const innerId = yield* tx(ledger.account(inner))
+        assert.deepStrictEqual(Option.map(yield* ledger.balance(innerId), (b) => b.key), Option.some(inner))
+        assert.strictEqual(yield* tx(ledger.account(inner)), innerId)
+      }))
+
+    if (backend !== "memory") it.effect("an account's id is kept once its row is committed: no read for it again", () =>
+      Effect.gen(function*() {
+        const ledger = yield* Ledger
+        const key: AccountKey = { kind: "settlement", partyID: `party-${RandomIds.make()}`, shopID: "shop", currency: "RUB" }
+        const sent = <A, E, R>(effect: Effect.Effect<A, E, R>) => {
+          const texts: Array<string> = []
+          return Effect.map(
+            effect.pipe(Statement.withTransformer((statement) => {
+              texts.push(statement.compile()[0])
+              return Effect.succeed(statement)
+            })),
+            (a) => [a, texts.length] as const
+          )
+        }
+        // opened, and read again in its own transaction (its row: not kept yet)
+        const [id, opening] = yield* sent(tx(Effect.zipLeft(ledger.account(key), ledger.account(key))))
+        assert.isAtLeast(opening, 3)
+        // committed: read once more, then kept
+        assert.deepStrictEqual(yield* sent(tx(ledger.account(key))), [id, 1])
+        assert.deepStrictEqual(yield* sent(tx(ledger.account(key))), [id, 0])
       }))
 
     if (backend === "pg") it.effect("a committed account's id is kept while another transaction stays open: no read for it again", () =>

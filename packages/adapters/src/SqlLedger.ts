@@ -236,14 +236,56 @@ export const repository = Repository.make(
         if (into !== undefined && into.moves === moves) into.moves = undefined
         const rows = [...moves].filter(([, [own, min, max]]) => own !== 0 || min !== 0 || max !== 0)
         // moves that cancel out leave the rows as they were (locked already: no new lock)
-        const values = (rows.length === 0 ? [...moves] : rows).map(([id, [own, min, max]]) =>
-          sql`SELECT CAST(${id} AS BIGINT) AS id, CAST(${own} AS BIGINT) AS own_d, CAST(${min} AS BIGINT) AS min_d, CAST(${max} AS BIGINT) AS max_d`
-        )
-        return sql`UPDATE ledger_accounts SET own = own + v.own_d, min_diff = min_diff + v.min_d, max_diff = max_diff + v.max_d
-        FROM (${sql.join(" UNION ALL ", false)(values)}) AS v WHERE ledger_accounts.id = v.id`
+        return moveAccounts(rows.length === 0 ? [...moves] : rows, sql``)
       }
       return [{ kind: "change", tables: ["ledger_accounts"], build: () => ({ ctes: [], main: build() }) }]
     }
+
+    /** The statement that adds `moves` to their accounts' columns (a row each), then `returning`. */
+    const moveAccounts = (moves: ReadonlyArray<readonly [number, readonly [number, number, number]]>, returning: Statement.Fragment) => {
+      const values = moves.map(([id, [own, min, max]]) =>
+        sql`SELECT CAST(${id} AS BIGINT) AS id, CAST(${own} AS BIGINT) AS own_d, CAST(${min} AS BIGINT) AS min_d, CAST(${max} AS BIGINT) AS max_d`
+      )
+      return sql`UPDATE ledger_accounts SET own = own + v.own_d, min_diff = min_diff + v.min_d, max_diff = max_diff + v.max_d
+        FROM (${sql.join(" UNION ALL ", false)(values)}) AS v WHERE ledger_accounts.id = v.id${returning}`
+    }
+
+    /**
+     * SQLite, a batch held on a plan its unit just opened: the batch's row, then its moves on every
+     * account it names (none moved: a row as it was) in one statement that answers the rows as
+     * moved. The model checks the batch against the accounts as they were before (the moves taken
+     * back off) and refuses with a defect, which rolls the unit back with what was written: no
+     * read of the accounts first. Undefined when it does not apply (PostgreSQL, outside a unit, or
+     * accounts the unit keeps already, which it reads from memory anyway).
+     */
+    const holdWritingFirst = (into: Kept | undefined, planID: string, batch: Batch, ids: ReadonlyArray<number>) =>
+      !sqlite || into === undefined || ids.length === 0 || ids.every((id) => into.accounts.has(id))
+        ? undefined
+        : Effect.gen(function*() {
+          const diffs = Model.diffsOf([batch])
+          yield* writeAll(sql, [insertBatch(planID, batch)])
+          const moved = accountsById(
+            yield* ledgerLocking(moveAccounts(
+              ids.map((id) => [id, [0, diffs.get(id)?.minDiff ?? 0, diffs.get(id)?.maxDiff ?? 0]] as const),
+              sql` RETURNING id, currency, own, min_diff, max_diff`
+            ))
+          )
+          const before = new Map([...moved].map(([id, a]) => {
+            const d = diffs.get(id)
+            return [id, d === undefined ? a : { ...a, minDiff: a.minDiff - d.minDiff, maxDiff: a.maxDiff - d.maxDiff }] as const
+          }))
+          const decided = Model.hold(planState(planID, "hold", [], before), planID, batch)
+          if (Either.isLeft(decided)) return yield* refuse("hold")(decided.left)
+          keep(into, planID, decided.right)
+        })
+
+    const insertBatch = (planID: string, batch: Batch) =>
+      inserting(
+        "ledger_batches",
+        sql`INSERT INTO ledger_batches ${
+          sql.insert({ planId: planID, batchId: batch.id, postings: toJson(batch.postings.map(postingToJson)) })
+        }`
+      )
 
     /** Reads (on PostgreSQL: locks, and keeps) the accounts, in id order. */
     const lockAccounts = (ids: ReadonlyArray<number>): Effect.Effect<ReadonlyMap<number, Model.AccountState>, SqlError> =>
@@ -444,6 +486,8 @@ export const repository = Repository.make(
           } else {
             const opened = yield* ledgerLocking(sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })}
               ON CONFLICT DO NOTHING RETURNING id`)
+            const written = opened.length > 0 ? holdWritingFirst(into, planID, batch, ids) : undefined
+            if (written !== undefined) return yield* written
             plan = opened.length > 0 ? Option.some(fresh) : yield* readPlan(planID, true)
             accounts = yield* lockAccounts(ids)
           }
@@ -454,12 +498,7 @@ export const repository = Repository.make(
           if (batches.some((b) => b.id === batch.id)) return
           keep(into, planID, decided.right)
           yield* writeAll(sql, [
-            inserting(
-              "ledger_batches",
-              sql`INSERT INTO ledger_batches ${
-                sql.insert({ planId: planID, batchId: batch.id, postings: toJson(batch.postings.map(postingToJson)) })
-              }`
-            ),
+            insertBatch(planID, batch),
             ...addToAccounts(into, [...Model.diffsOf([batch])].map(([id, d]) => [id, 0, d.minDiff, d.maxDiff] as const))
           ])
         }).pipe(Effect.orDie),

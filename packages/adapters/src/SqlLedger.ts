@@ -100,6 +100,12 @@ const planFrom = (found: ReadonlyArray<unknown>): Option.Option<HeldPlan> => {
   })
 }
 
+/** A plan's batches, as one JSON array (SQLite's `json_group_array`). */
+const batchesJson = reader(
+  Schema.Struct({ batches: JsonColumn(Schema.Array(Schema.Struct({ id: Schema.Number, postings: Postings }))) }),
+  (r): ReadonlyArray<Batch> => [...r.batches].sort((a, b) => a.id - b.id)
+)
+
 /** The account a `ledger.account` lookup found, and whether its row is committed. */
 const foundAccounts = reader(Schema.Struct({ id: IntColumn, committed: BoolColumn }), (r) => r)
 
@@ -391,8 +397,43 @@ export const repository = Repository.make(
             })
           ))
 
+    /**
+     * SQLite, a plan its unit does not keep: the plan's state changes from `hold` in a statement
+     * that answers its batches, then its accounts move in one that answers them as moved; the
+     * model checks them as they were before and refuses with a defect, which rolls the unit back:
+     * no read first. False when the plan was not held (final already, or none): the caller reads it.
+     */
+    const finishWritingFirst = (op: "commit" | "rollback", planID: string) =>
+      Effect.flatMap(kept, (into) =>
+        !sqlite || into === undefined || into.plans.has(planID)
+          ? Effect.succeed(false)
+          : Effect.gen(function*() {
+            const changed = yield* ledgerLocking(sql`UPDATE ledger_plans SET state = ${op} WHERE id = ${planID} AND state = 'hold'
+              RETURNING (SELECT json_group_array(json_object('id', batch_id, 'postings', json(postings)))
+                FROM ledger_batches WHERE plan_id = ${planID}) AS batches`)
+            if (changed.length === 0) return false
+            const batches = batchesJson.all(changed)[0]!
+            const diffs = Model.diffsOf(batches)
+            const moves = Model.accountsOf(batches).map((id) => {
+              const d = diffs.get(id)
+              return [id, [op === "commit" ? d?.net ?? 0 : 0, -(d?.minDiff ?? 0), -(d?.maxDiff ?? 0)]] as const
+            })
+            const moved = moves.length === 0
+              ? new Map<number, Model.AccountState>()
+              : accountsById(yield* ledgerLocking(moveAccounts(moves, sql` RETURNING id, currency, own, min_diff, max_diff`)))
+            const before = new Map(moves.flatMap(([id, [own, min, max]]) => {
+              const a = moved.get(id)
+              return a === undefined ? [] : [[id, { ...a, own: a.own - own, minDiff: a.minDiff - min, maxDiff: a.maxDiff - max }] as const]
+            }))
+            const decided = (op === "commit" ? Model.commit : Model.rollback)(planState(planID, "hold", batches, before), planID)
+            if (Either.isLeft(decided)) return yield* refuse(op)(decided.left)
+            keep(into, planID, decided.right)
+            return true
+          }))
+
     const finish = (op: "commit" | "rollback", planID: string) =>
       Effect.gen(function*() {
+        if (yield* finishWritingFirst(op, planID)) return
         const plan = (yield* lockPlanAndAccounts(planID)) ?? (yield* readPlan(planID, true))
         if (Option.isNone(plan)) return yield* Effect.dieMessage(`Ledger.${op}: plan ${planID} is not held`)
         const { batches, state } = plan.value

@@ -5,8 +5,10 @@
  * The rules (what may be held, committed, rolled back) and the arithmetic come from the pure
  * `LedgerModel`; the writes are relative (`min_diff = min_diff + ?`). On PostgreSQL an operation
  * locks its plan row first, then the touched account rows in id order, so concurrent plans on
- * shared accounts serialise without deadlocks; SQLite serialises writers by itself. Misuse (a
- * changed batch, a final plan, a currency mismatch…) is a defect with the model's reason.
+ * shared accounts serialise without deadlocks; SQLite serialises writers by itself, and there a
+ * hold on a plan just opened, or a commit or rollback, writes first and checks the rows its writes
+ * answer (`RETURNING`): a refusal's defect rolls the unit back. Misuse (a changed batch, a final
+ * plan, a currency mismatch…) is a defect with the model's reason.
  *
  * @since 0.1.0
  */
@@ -21,8 +23,8 @@ import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { rowLock } from "./internal/locks.js"
-import { heldSignals } from "./sql/driver/Signals.js"
 import { BoolColumn, IntColumn, JsonColumn, opt, reader, toJson } from "./internal/rows.js"
+import { heldSignals } from "./sql/driver/Signals.js"
 import {
   changing,
   inserting,

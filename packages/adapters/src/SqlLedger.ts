@@ -5,8 +5,10 @@
  * The rules (what may be held, committed, rolled back) and the arithmetic come from the pure
  * `LedgerModel`; the writes are relative (`min_diff = min_diff + ?`). On PostgreSQL an operation
  * locks its plan row first, then the touched account rows in id order, so concurrent plans on
- * shared accounts serialise without deadlocks; SQLite serialises writers by itself. Misuse (a
- * changed batch, a final plan, a currency mismatch…) is a defect with the model's reason.
+ * shared accounts serialise without deadlocks; SQLite serialises writers by itself, and there a
+ * hold on a plan just opened, or a commit or rollback, writes first and checks the rows its writes
+ * answer (`RETURNING`): a refusal's defect rolls the unit back. Misuse (a changed batch, a final
+ * plan, a currency mismatch…) is a defect with the model's reason.
  *
  * @since 0.1.0
  */
@@ -17,10 +19,12 @@ import * as Model from "@kassa/core/ledger/LedgerModel"
 import { type AccountKey, type Balance, type Batch, Ledger, type Plan, type PlanState, type Posting } from "@kassa/core/ports/Ledger"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { rowLock } from "./internal/locks.js"
 import { BoolColumn, IntColumn, JsonColumn, opt, reader, toJson } from "./internal/rows.js"
+import { heldSignals } from "./sql/driver/Signals.js"
 import {
   changing,
   inserting,
@@ -98,6 +102,12 @@ const planFrom = (found: ReadonlyArray<unknown>): Option.Option<HeldPlan> => {
   })
 }
 
+/** A plan's batches, as one JSON array (SQLite's `json_group_array`). */
+const batchesJson = reader(
+  Schema.Struct({ batches: JsonColumn(Schema.Array(Schema.Struct({ id: Schema.Number, postings: Postings }))) }),
+  (r): ReadonlyArray<Batch> => [...r.batches].sort((a, b) => a.id - b.id)
+)
+
 /** The account a `ledger.account` lookup found, and whether its row is committed. */
 const foundAccounts = reader(Schema.Struct({ id: IntColumn, committed: BoolColumn }), (r) => r)
 
@@ -162,15 +172,22 @@ export const repository = Repository.make(
     const sql = yield* SqlClient.SqlClient
     const forUpdate = rowLock(sql, "FOR UPDATE")
 
-    // Account ids never change: they are kept once read, on PostgreSQL (a round trip each
-    // otherwise; SQLite runs in-process and keeps none). Only a committed row is kept: one opened
+    // Account ids never change: they are kept once read. Only a committed row is kept: one opened
     // by the caller's own transaction (or a savepoint in it), which may still roll back, never is.
-    // A row the read sees is committed or the transaction's own; `age(xmin) > 0` tells the two
-    // apart: `age` counts from the transaction's own id (or the next id when it had none yet, read
-    // once per transaction), and every id of the transaction and its savepoints is that one or
-    // newer. (Not "older than every transaction still running": on a shared server any open
+    // A row the read sees is committed or the transaction's own. PostgreSQL: `age(xmin) > 0` tells
+    // the two apart: `age` counts from the transaction's own id (or the next id when it had none
+    // yet, read once per transaction), and every id of the transaction and its savepoints is that
+    // one or newer. (Not "older than every transaction still running": on a shared server any open
     // transaction, in any database, held that back and the ids went unkept, a read each time.)
+    // SQLite: another connection's uncommitted rows are never seen, and only `account` opens
+    // accounts, so a row is this process's own uncommitted one only while its key is `opening`.
     const knownIds = new Map<string, number>()
+    // SQLite: the keys this process tried to open in a transaction not committed yet. A key leaves
+    // once that transaction commits (with its signals, after the outermost COMMIT); the next read
+    // then tells whether the row is there (a savepoint in it may have rolled it back). A key whose
+    // transaction rolled back stays: it is read each time, never kept wrong.
+    const opening = new Set<string>()
+    const sqlite = sql.onDialectOrElse({ pg: () => false, orElse: () => true })
     // Their keys by id, as `account` answered them (a balance of an account a transaction keeps
     // needs no read then).
     const knownKeys = new Map<number, AccountKey>()
@@ -227,14 +244,56 @@ export const repository = Repository.make(
         if (into !== undefined && into.moves === moves) into.moves = undefined
         const rows = [...moves].filter(([, [own, min, max]]) => own !== 0 || min !== 0 || max !== 0)
         // moves that cancel out leave the rows as they were (locked already: no new lock)
-        const values = (rows.length === 0 ? [...moves] : rows).map(([id, [own, min, max]]) =>
-          sql`SELECT CAST(${id} AS BIGINT) AS id, CAST(${own} AS BIGINT) AS own_d, CAST(${min} AS BIGINT) AS min_d, CAST(${max} AS BIGINT) AS max_d`
-        )
-        return sql`UPDATE ledger_accounts SET own = own + v.own_d, min_diff = min_diff + v.min_d, max_diff = max_diff + v.max_d
-        FROM (${sql.join(" UNION ALL ", false)(values)}) AS v WHERE ledger_accounts.id = v.id`
+        return moveAccounts(rows.length === 0 ? [...moves] : rows, sql``)
       }
       return [{ kind: "change", tables: ["ledger_accounts"], build: () => ({ ctes: [], main: build() }) }]
     }
+
+    /** The statement that adds `moves` to their accounts' columns (a row each), then `returning`. */
+    const moveAccounts = (moves: ReadonlyArray<readonly [number, readonly [number, number, number]]>, returning: Statement.Fragment) => {
+      const values = moves.map(([id, [own, min, max]]) =>
+        sql`SELECT CAST(${id} AS BIGINT) AS id, CAST(${own} AS BIGINT) AS own_d, CAST(${min} AS BIGINT) AS min_d, CAST(${max} AS BIGINT) AS max_d`
+      )
+      return sql`UPDATE ledger_accounts SET own = own + v.own_d, min_diff = min_diff + v.min_d, max_diff = max_diff + v.max_d
+        FROM (${sql.join(" UNION ALL ", false)(values)}) AS v WHERE ledger_accounts.id = v.id${returning}`
+    }
+
+    /**
+     * SQLite, a batch held on a plan its unit just opened: the batch's row, then its moves on every
+     * account it names (none moved: a row as it was) in one statement that answers the rows as
+     * moved. The model checks the batch against the accounts as they were before (the moves taken
+     * back off) and refuses with a defect, which rolls the unit back with what was written: no
+     * read of the accounts first. Undefined when it does not apply (PostgreSQL, outside a unit, or
+     * accounts the unit keeps already, which it reads from memory anyway).
+     */
+    const holdWritingFirst = (into: Kept | undefined, planID: string, batch: Batch, ids: ReadonlyArray<number>) =>
+      !sqlite || into === undefined || ids.length === 0 || ids.every((id) => into.accounts.has(id))
+        ? undefined
+        : Effect.gen(function*() {
+          const diffs = Model.diffsOf([batch])
+          yield* writeAll(sql, [insertBatch(planID, batch)])
+          const moved = accountsById(
+            yield* ledgerLocking(moveAccounts(
+              ids.map((id) => [id, [0, diffs.get(id)?.minDiff ?? 0, diffs.get(id)?.maxDiff ?? 0]] as const),
+              sql` RETURNING id, currency, own, min_diff, max_diff`
+            ))
+          )
+          const before = new Map([...moved].map(([id, a]) => {
+            const d = diffs.get(id)
+            return [id, d === undefined ? a : { ...a, minDiff: a.minDiff - d.minDiff, maxDiff: a.maxDiff - d.maxDiff }] as const
+          }))
+          const decided = Model.hold(planState(planID, "hold", [], before), planID, batch)
+          if (Either.isLeft(decided)) return yield* refuse("hold")(decided.left)
+          keep(into, planID, decided.right)
+        })
+
+    const insertBatch = (planID: string, batch: Batch) =>
+      inserting(
+        "ledger_batches",
+        sql`INSERT INTO ledger_batches ${
+          sql.insert({ planId: planID, batchId: batch.id, postings: toJson(batch.postings.map(postingToJson)) })
+        }`
+      )
 
     /** Reads (on PostgreSQL: locks, and keeps) the accounts, in id order. */
     const lockAccounts = (ids: ReadonlyArray<number>): Effect.Effect<ReadonlyMap<number, Model.AccountState>, SqlError> =>
@@ -340,8 +399,43 @@ export const repository = Repository.make(
             })
           ))
 
+    /**
+     * SQLite, a plan its unit does not keep: the plan's state changes from `hold` in a statement
+     * that answers its batches, then its accounts move in one that answers them as moved; the
+     * model checks them as they were before and refuses with a defect, which rolls the unit back:
+     * no read first. False when the plan was not held (final already, or none): the caller reads it.
+     */
+    const finishWritingFirst = (op: "commit" | "rollback", planID: string) =>
+      Effect.flatMap(kept, (into) =>
+        !sqlite || into === undefined || into.plans.has(planID)
+          ? Effect.succeed(false)
+          : Effect.gen(function*() {
+            const changed = yield* ledgerLocking(sql`UPDATE ledger_plans SET state = ${op} WHERE id = ${planID} AND state = 'hold'
+              RETURNING (SELECT json_group_array(json_object('id', batch_id, 'postings', json(postings)))
+                FROM ledger_batches WHERE plan_id = ${planID}) AS batches`)
+            if (changed.length === 0) return false
+            const batches = batchesJson.all(changed)[0]!
+            const diffs = Model.diffsOf(batches)
+            const moves = Model.accountsOf(batches).map((id) => {
+              const d = diffs.get(id)
+              return [id, [op === "commit" ? d?.net ?? 0 : 0, -(d?.minDiff ?? 0), -(d?.maxDiff ?? 0)]] as const
+            })
+            const moved = moves.length === 0
+              ? new Map<number, Model.AccountState>()
+              : accountsById(yield* ledgerLocking(moveAccounts(moves, sql` RETURNING id, currency, own, min_diff, max_diff`)))
+            const before = new Map(moves.flatMap(([id, [own, min, max]]) => {
+              const a = moved.get(id)
+              return a === undefined ? [] : [[id, { ...a, own: a.own - own, minDiff: a.minDiff - min, maxDiff: a.maxDiff - max }] as const]
+            }))
+            const decided = (op === "commit" ? Model.commit : Model.rollback)(planState(planID, "hold", batches, before), planID)
+            if (Either.isLeft(decided)) return yield* refuse(op)(decided.left)
+            keep(into, planID, decided.right)
+            return true
+          }))
+
     const finish = (op: "commit" | "rollback", planID: string) =>
       Effect.gen(function*() {
+        if (yield* finishWritingFirst(op, planID)) return
         const plan = (yield* lockPlanAndAccounts(planID)) ?? (yield* readPlan(planID, true))
         if (Option.isNone(plan)) return yield* Effect.dieMessage(`Ledger.${op}: plan ${planID} is not held`)
         const { batches, state } = plan.value
@@ -379,6 +473,13 @@ export const repository = Repository.make(
           // Accounts are opened once and read ever after: read first, open only when missing.
           let rows = yield* find
           if (rows.length === 0) {
+            // (outside a transaction the insert commits as it runs; in one that sends no signals,
+            // the key stays `opening`)
+            if (sqlite && Option.isSome(yield* Effect.serviceOption(SqlClient.TransactionConnection))) {
+              opening.add(cacheKey)
+              const signals = yield* FiberRef.get(heldSignals)
+              signals?.push(() => opening.delete(cacheKey))
+            }
             yield* ledgerLocking(sql`INSERT INTO ledger_accounts ${sql.insert({ ...row, own: 0, minDiff: 0, maxDiff: 0 })}
                      ON CONFLICT DO NOTHING`)
             rows = yield* find
@@ -389,7 +490,7 @@ export const repository = Repository.make(
           if (knownKeys.size >= 100_000) knownKeys.clear()
           knownKeys.set(id, { ...key })
           // An id is kept once its row is committed: a transaction that opened it may roll back.
-          if (committedRow) {
+          if (sqlite ? !opening.has(cacheKey) : committedRow) {
             if (knownIds.size >= 100_000) knownIds.clear()
             knownIds.set(cacheKey, id)
           }
@@ -428,6 +529,8 @@ export const repository = Repository.make(
           } else {
             const opened = yield* ledgerLocking(sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })}
               ON CONFLICT DO NOTHING RETURNING id`)
+            const written = opened.length > 0 ? holdWritingFirst(into, planID, batch, ids) : undefined
+            if (written !== undefined) return yield* written
             plan = opened.length > 0 ? Option.some(fresh) : yield* readPlan(planID, true)
             accounts = yield* lockAccounts(ids)
           }
@@ -438,12 +541,7 @@ export const repository = Repository.make(
           if (batches.some((b) => b.id === batch.id)) return
           keep(into, planID, decided.right)
           yield* writeAll(sql, [
-            inserting(
-              "ledger_batches",
-              sql`INSERT INTO ledger_batches ${
-                sql.insert({ planId: planID, batchId: batch.id, postings: toJson(batch.postings.map(postingToJson)) })
-              }`
-            ),
+            insertBatch(planID, batch),
             ...addToAccounts(into, [...Model.diffsOf([batch])].map(([id, d]) => [id, 0, d.minDiff, d.maxDiff] as const))
           ])
         }).pipe(Effect.orDie),

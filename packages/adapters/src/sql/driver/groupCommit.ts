@@ -128,20 +128,27 @@ export const make = (
         return group === g && waiting === 0 ? end() : Effect.void
       }))
 
-    /** The unit in its savepoint, under the mutex; a failure of the savepoint's own statements is a defect. */
+    /**
+     * The unit in its savepoint, under the mutex; a failure of the savepoint's own statements is a
+     * defect. The group's first unit (`first`) needs none: the group holds only its writes, and
+     * when it fails the group is rolled back (`unit`).
+     */
     const inSavepoint = <A, E, R>(
       g: Group,
       effect: Effect.Effect<A, E, R>,
       restore: <X, Y, Z>(e: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
-      signals: Array<() => void>
+      signals: Array<() => void>,
+      first: boolean
     ) => {
       const direct: Direct = { sql, conn: g.conn, wrote: false }
+      // Each unit has its own `Direct` (whether it wrote is its own) and its own signals.
+      const inside = Locals.exitWith(
+        (context) => [transactionConnection.connection(context, 1), [heldWrites, direct], Signals.holding(signals)],
+        restore(effect)
+      )
+      if (first) return inside
       return run(g.conn, "SAVEPOINT kassa_unit").pipe(
-        // Each unit has its own `Direct` (whether it wrote is its own) and its own signals.
-        Effect.zipRight(Locals.exitWith(
-          (context) => [transactionConnection.connection(context, 1), [heldWrites, direct], Signals.holding(signals)],
-          restore(effect)
-        )),
+        Effect.zipRight(inside),
         Effect.tap((exit) =>
           Exit.isSuccess(exit)
             ? run(g.conn, "RELEASE kassa_unit")
@@ -162,9 +169,16 @@ export const make = (
           const g = yield* (group === undefined ? Effect.tap(open, (g) => (group = g)) : Effect.succeed(group)).pipe(
             Effect.tapErrorCause(() => mutex.release)
           )
-          g.units++
+          const first = g.units++ === 0
           const signals: Array<() => void> = []
-          const done = yield* Effect.exit(inSavepoint(g, effect, restore, signals))
+          const done = yield* Effect.exit(inSavepoint(g, effect, restore, signals, first))
+          // The first unit failed: its group, which holds only its writes, is rolled back and ends
+          // (its outcome is its own, and waits for no COMMIT).
+          if (first && Exit.isSuccess(done) && Exit.isFailure(done.value)) {
+            yield* end(Cause.empty)
+            yield* mutex.release
+            return yield* done.value
+          }
           // The group's own statements failed: nothing in it can be trusted to commit.
           let plans = false
           if (Exit.isFailure(done)) yield* end(done.cause)

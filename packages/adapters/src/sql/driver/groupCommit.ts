@@ -2,12 +2,14 @@
  * @internal
  * Group commit, for a store whose one connection waits for the disk at every COMMIT (SQLite:
  * an fsync of the log, most of a small transaction's time). Transactions that arrive while one
- * runs join its database transaction, one after the other, each inside a savepoint of its own,
- * and one COMMIT makes the group durable.
+ * runs join its database transaction, one after the other, each but the first inside a savepoint
+ * of its own, and one COMMIT makes the group durable.
  *
- * - A unit that fails is rolled back to its savepoint: the others keep their writes.
+ * - A unit that fails is rolled back to its savepoint: the others keep their writes. The first,
+ *   which has none, fails alone in its group: the group is rolled back and ends.
  * - Every unit's caller waits for the group's COMMIT before it gets its outcome, so nothing
- *   answered can be lost in a crash. A COMMIT that fails fails every unit of the group.
+ *   answered can be lost in a crash (a failed first unit's outcome waits for its ROLLBACK only).
+ *   A COMMIT that fails fails every unit of the group.
  * - The group commits once a turn of the event loop has passed with no unit waiting, or after
  *   `maxUnits`. While it is open it holds the connection, as one transaction would.
  * - A unit reads what the units before it in the group wrote; since they commit or fail

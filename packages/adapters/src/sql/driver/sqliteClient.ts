@@ -19,6 +19,8 @@ import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as FreeReads from "./freeReads.js"
+import * as Lock from "./lock.js"
+import * as Reserved from "./reserved.js"
 import { columnsFixedByText } from "./resultShape.js"
 
 /** @internal */
@@ -188,38 +190,42 @@ export const make = (options: Options) =>
       ? undefined
       : Statement.defaultTransforms(options.transformResultNames).array
     const connection = yield* connect(options, transformRows)
-    const semaphore = yield* Effect.makeSemaphore(1)
-    // Whether a transaction holds the connection: set once its permit is taken, before its
-    // BEGIN, and cleared as its permit is given back, after its COMMIT or ROLLBACK. A statement
-    // outside a transaction waits for the permit only then: taking and giving back a free permit
-    // is about twenty Effect steps, most of a read's connection.
+    const lock = Lock.make()
+    // Whether a transaction holds the connection: set once it has the lock, before its BEGIN,
+    // and cleared as it gives the lock back, after its COMMIT or ROLLBACK. A statement outside a
+    // transaction waits for the lock only then.
     let held = false
     const free = Effect.succeed(connection)
-    const afterTransaction = semaphore.withPermits(1)(free)
+    const afterTransaction = Effect.uninterruptibleMask((restore) =>
+      Effect.zipRight(restore(lock.take), Effect.as(lock.release, connection))
+    )
     const release = Effect.suspend(() => {
       held = false
-      return semaphore.release(1)
+      return lock.release
+    })
+    const taken = Effect.sync(() => {
+      held = true
+      return connection
     })
     const client = yield* SqlClient.make({
       acquirer: Effect.suspend(() => held ? afterTransaction : free),
       // (`Scope.addFinalizer`: `Effect.addFinalizer` would run the release with the acquiring
       // fiber's refs, diffing and patching them all, and leave the closing fiber a copy of its context)
       transactionAcquirer: Effect.uninterruptibleMask((restore) =>
-        Effect.as(
-          Effect.zipRight(
-            restore(semaphore.take(1)),
-            Effect.flatMap(Effect.scope, (scope) => {
-              held = true
-              return Scope.addFinalizer(scope, release)
-            })
-          ),
-          connection
+        Effect.zipRight(
+          restore(lock.take),
+          Effect.flatMap(Effect.scope, (scope) => {
+            held = true
+            return Effect.as(Scope.addFinalizer(scope, release), connection)
+          })
         )
       ),
       compiler: Statement.makeCompilerSqlite(options.transformQueryNames),
       spanAttributes: [["db.system.name", "sqlite"]],
       transformRows
     })
+    const reservation: Reserved.Reservation = { conn: connection, release }
+    Reserved.register(client, Effect.zipRight(lock.take, Effect.as(taken, reservation)))
     FreeReads.register(client, (text, params, transformRows) => held ? undefined : connection.execute(text, params, transformRows))
     return client
   })

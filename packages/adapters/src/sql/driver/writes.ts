@@ -585,21 +585,26 @@ const always = () => true
  * it is handed out without a step of its own (`Effect.cached` would take a semaphore, read the
  * clock and provide its context again at every statement).
  */
-const lazyConnection = (sql: SqlClient.SqlClient, scope: Scope.Scope) => {
+const lazyConnection = (sql: SqlClient.SqlClient) => {
   let opened: SqlConnection.Connection | undefined
   let opening: Deferred.Deferred<SqlConnection.Connection, SqlError> | undefined
+  // (made as the transaction opens: one that never opens makes and closes none)
+  let scope: Scope.CloseableScope | undefined
   const conn: Effect.Effect<SqlConnection.Connection, SqlError> = Effect.suspend(() => {
     if (opened !== undefined) return Effect.succeed(opened)
     if (opening !== undefined) return Deferred.await(opening)
     const done = (opening = Deferred.unsafeMake<SqlConnection.Connection, SqlError>(FiberId.none))
-    return Effect.tap(Scope.extend(sql.reserve, scope), (c) => c.executeUnprepared("BEGIN", [], undefined)).pipe(
+    const reserved = Effect.flatMap(Scope.make(), (made) => Scope.extend(sql.reserve, scope = made))
+    return Effect.tap(reserved, (c) => c.executeUnprepared("BEGIN", [], undefined)).pipe(
       Effect.onExit((exit) => {
         if (Exit.isSuccess(exit)) opened = exit.value
         return Deferred.done(done, exit)
       })
     )
   })
-  return { lazy: Locals.forwarding((use) => Effect.flatMap(conn, use)), opened: () => opened }
+  /** Closes the connection's scope (its connection given back); undefined if none was made. */
+  const close = (exit: Exit.Exit<unknown, unknown>): Effect.Effect<void> | undefined => scope === undefined ? undefined : Scope.close(scope, exit)
+  return { lazy: Locals.forwarding((use) => Effect.flatMap(conn, use)), opened: () => opened, close }
 }
 
 /**
@@ -626,8 +631,8 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
       )
     }
     const run = Effect.uninterruptibleMask((restore) =>
-      Effect.flatMap(Scope.make(), (scope) => {
-        const { lazy, opened } = lazyConnection(sql, scope)
+      Effect.suspend(() => {
+        const { close, lazy, opened } = lazyConnection(sql)
         const held = makeHeld(sql, lazy, fiber.getFiberRef(Contention.retried), () => opened() !== undefined)
         const signals: Array<() => void> = []
         return Locals.exitWith(
@@ -650,11 +655,14 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
               ? sendUnit(held.writes.splice(0))
               : Effect.void
             return Effect.flatMap(Effect.exit(restore(end)), (ended): Effect.Effect<A, E | SqlError> => {
-              if (Exit.isFailure(ended)) return Effect.zipRight(Scope.close(scope, ended), Effect.failCause(ended.cause))
-              return Effect.flatMap(Scope.close(scope, exit), () => {
+              if (Exit.isFailure(ended)) return Effect.zipRight(close(ended) ?? Effect.void, Effect.failCause(ended.cause))
+              const after = () => {
                 if (Exit.isSuccess(exit)) Signals.sendAll(signals)
                 return exit
-              })
+              }
+              // (a connection reserved whose BEGIN failed is given back too)
+              const closing = close(exit)
+              return closing === undefined ? after() : Effect.flatMap(closing, after)
             })
           })
         )

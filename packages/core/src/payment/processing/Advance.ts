@@ -143,22 +143,21 @@ export const make = (ctx: PaymentContext, apply: Apply) => {
           const at = yield* Clock.currentTimeMillis
           const deadline = p.processingDeadline?.getTime()
           if (deadline !== undefined && at >= deadline) return yield* pastDeadline(p)
-          const authorize = acquirer.authorize({
+          // the acquirer keeps the deadline itself: one that answers at once needs no timer
+          const result = yield* acquirer.authorize({
             operationID: operationOf(p),
             amount: p.amount,
             currency: p.currency,
             tool: yield* acquirerTool(p),
             hold: p.flow.type === "PaymentFlowHold",
-            makeRecurrent: p.makeRecurrent
+            makeRecurrent: p.makeRecurrent,
+            deadline: p.processingDeadline
           })
-          const result = deadline === undefined
-            ? Option.some(yield* authorize)
-            : yield* Effect.timeoutOption(authorize, Math.max(0, deadline - at))
-          if (Option.isNone(result)) return yield* pastDeadline(p)
-          if (result.value._tag === "Authorized" && p.flow.type === "PaymentFlowInstant") {
-            return yield* authorizeAndCapture(p, result.value, invoice)
+          if (result._tag === "DeadlineReached") return yield* pastDeadline(p)
+          if (result._tag === "Authorized" && p.flow.type === "PaymentFlowInstant") {
+            return yield* authorizeAndCapture(p, result, invoice)
           }
-          const next = yield* applyAuthorization(p, result.value, invoice)
+          const next = yield* applyAuthorization(p, result, invoice)
           if (next.activity === "capturing" || next.activity === "cancelling") yield* advance(invoiceID, id, next)
           return
         }

@@ -14,6 +14,7 @@ import * as Option from "effect/Option"
 import { PartyID, ShopID } from "../../Ids.js"
 import type { InvoiceRecord } from "../../invoice/Invoice.js"
 import type { AcquirerTool, AuthorizeResult, Transaction } from "../../ports/Acquirer.js"
+import * as Traced from "../../internal/traced.js"
 import * as Ref from "../../Ref.js"
 import type { Apply } from "../ApplyCommand.js"
 import type { PaymentRecord } from "../Payment.js"
@@ -176,7 +177,7 @@ export const make = (ctx: PaymentContext, apply: Apply) => {
       Effect.catchAll((e) =>
         Effect.logWarning("payment step refused", e).pipe(Effect.annotateLogs({ invoiceID, paymentID: id }))
       ),
-      Effect.withSpan("PaymentService.advance")
+      Traced.span("PaymentService.advance")
     )
 
   const kick: Kick = (invoiceID, id, known, invoice) => tx.background(advance(invoiceID, id, known, invoice))

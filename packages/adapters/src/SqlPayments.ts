@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
 import * as Allocation from "@kassa/core/allocation/Allocation"
 import * as Cart from "@kassa/core/cart/Cart"
 import { Flow, Payer, type PaymentRecord, PaymentStatus, TransactionInfo } from "@kassa/core/payment/Payment"
@@ -19,7 +20,7 @@ import * as String from "effect/String"
 import { DateColumn, IntColumn, JsonColumn, JsonDate, opt, OptionalText, StoredMetadata, toJson } from "./internal/rows.js"
 import { PaymentTool, StoredTool } from "./internal/storedTool.js"
 import * as Versioned from "./sql/driver/versioned.js"
-import { insert, touchingOnly } from "./sql/driver/writes.js"
+import { insert, readApart, touchingOnly } from "./sql/driver/writes.js"
 import * as Columns from "./internal/columns.js"
 import * as Repository from "./internal/repository.js"
 import * as Invoices from "./SqlInvoices.js"
@@ -223,13 +224,15 @@ export const repositories = [
       const sql = yield* SqlClient.SqlClient
       const one = payments.first
       const own = sql.literal(columns)
-      const read = touchingOnly("payments")
+      const ofPayments = touchingOnly("payments")
+      // the driver's read: no span nor scope of its own, apart from a transaction not yet opened
+      const read = <A extends object>(statement: Statement.Statement<A>) => readApart(ofPayments(statement))
       const paymentColumns = sql.literal(columns.split(", ").map((column) => `p.${column}`).join(", "))
       const invoiceColumns = sql.literal(Invoices.columns.split(", ").map((column) => `i.${column} AS inv_${column}`).join(", "))
       return {
         findById: (invoiceID, id) =>
           Versioned.find(sql, "payments", `${invoiceID}/${id}`, (lock) =>
-            read(sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id} ${lock}`)).pipe(
+            ofPayments(sql`SELECT ${own} FROM payments WHERE invoice_id = ${invoiceID} AND id = ${id} ${lock}`)).pipe(
               Effect.map(one),
               Effect.orDie
             ),
@@ -240,9 +243,9 @@ export const repositories = [
           ),
         // the invoice's columns renamed (both tables have a party, a shop, …), read back under their own names
         findOfPartyWithInvoice: (partyID, invoiceID, id) =>
-          touchingOnly("payments", "invoices")(sql<Record<string, unknown>>`SELECT ${paymentColumns}, ${invoiceColumns}
+          readApart(touchingOnly("payments", "invoices")(sql<Record<string, unknown>>`SELECT ${paymentColumns}, ${invoiceColumns}
             FROM payments p JOIN invoices i ON i.id = p.invoice_id
-            WHERE p.invoice_id = ${invoiceID} AND p.id = ${id} AND p.party_id = ${partyID}`).pipe(
+            WHERE p.invoice_id = ${invoiceID} AND p.id = ${id} AND p.party_id = ${partyID}`)).pipe(
             Effect.map(([row]) =>
               row === undefined ? Option.none() : Option.some({
                 payment: payments.one(row),
@@ -257,7 +260,7 @@ export const repositories = [
             Effect.orDie
           ),
         findByInteraction: (interactionID) =>
-          sql`SELECT ${own} FROM payments WHERE interaction_id = ${interactionID}`.pipe(Effect.map(one), Effect.orDie),
+          read(sql`SELECT ${own} FROM payments WHERE interaction_id = ${interactionID}`).pipe(Effect.map(one), Effect.orDie),
         insert: (p) =>
           insert(sql, "payments", sql`INSERT INTO payments ${
             sql.insert({
@@ -306,18 +309,20 @@ export const repositories = [
             })
           }`),
         findByToken: (token) =>
-          sql`SELECT token, session, party_id, data, created_at, valid_until FROM payment_resources WHERE token = ${token}`.pipe(
+          readApart(touchingOnly("payment_resources")(
+            sql`SELECT token, session, party_id, data, created_at, valid_until FROM payment_resources WHERE token = ${token}`
+          )).pipe(
             Effect.map(resources.first),
             Effect.orDie
           ),
         // one row whatever is there: each table joined to it by its key, the resource's columns renamed
         findWithInvoice: (partyID, invoiceID, token) =>
-          touchingOnly("invoices", "payment_resources")(sql<Record<string, unknown>>`SELECT ${invoiceColumns},
+          readApart(touchingOnly("invoices", "payment_resources")(sql<Record<string, unknown>>`SELECT ${invoiceColumns},
               r.token AS resource_token, r.session AS resource_session, r.party_id AS resource_party_id,
               r.data AS resource_data, r.created_at AS resource_created_at, r.valid_until AS resource_valid_until
             FROM (SELECT 1 AS one) q
             LEFT JOIN invoices i ON i.id = ${invoiceID} AND i.party_id = ${partyID}
-            LEFT JOIN payment_resources r ON r.token = ${token}`).pipe(
+            LEFT JOIN payment_resources r ON r.token = ${token}`)).pipe(
             Effect.map(([row]) => ({
               invoice: row === undefined || row.id === null ? Option.none() : Option.some(Invoices.fromRow(row)),
               resource: row === undefined || row.resourceToken === null ? Option.none() : resources.first([{

@@ -8,6 +8,8 @@ import { Transactions } from "@kassa/core/ports/Transactions"
 import * as RequestDeadline from "@kassa/core/RequestDeadline"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import * as FiberRefs from "effect/FiberRefs"
 import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
 import { awaitWork } from "./internal/realTime.js"
@@ -38,6 +40,29 @@ export class SqlBackground extends Context.Tag("kassa/SqlBackground")<SqlBackgro
   readonly running: Effect.Effect<number>
 }>() {}
 
+/** What background work starts without: the request's deadline, the caller's held writes, signals and replay claim. */
+const callerRefs = [RequestDeadline.current, heldWrites, Signals.heldSignals, currentClaim] as const
+
+/** Each context without its transaction's connection, made once (`Context.omit` copies every service). */
+const withoutTransaction = new WeakMap<Context.Context<never>, Context.Context<never>>()
+
+/**
+ * Detaches the fiber of background work, which it starts in, from its caller's transaction and
+ * request: as `Effect.locally` and `Effect.mapInputContext` would, ref by ref, but in one step
+ * and one copy of the fiber's refs, and with nothing to put back (the fiber ends with the work).
+ */
+const detach = Effect.updateFiberRefs((id, refs) => {
+  const context = FiberRefs.getOrDefault(refs, FiberRef.currentContext)
+  let free = withoutTransaction.get(context)
+  if (free === undefined) {
+    free = Context.omit(SqlClient.TransactionConnection)(context) as Context.Context<never>
+    withoutTransaction.set(context, free)
+  }
+  return FiberRefs.updateManyAs(refs, {
+    entries: [[FiberRef.currentContext, [[id, free]]], ...callerRefs.map((ref) => [ref, [[id, undefined]]] as const)]
+  })
+})
+
 /** `Transactions` and `SqlBackground`. @since 0.1.0 @category layers */
 export const layer = Layer.scopedContext(
   Effect.gen(function*() {
@@ -50,15 +75,8 @@ export const layer = Layer.scopedContext(
     const claimed = claiming(yield* SqlClient.SqlClient)
     const transactions: Transactions["Type"] = {
       background: <A, E>(effect: Effect.Effect<A, E>) =>
-        effect.pipe(
+        Effect.zipRight(detach, effect).pipe(
           Effect.catchAllCause((cause) => Effect.logError("background work failed", cause)),
-          RequestDeadline.detached,
-          Effect.mapInputContext((context: Context.Context<never>) =>
-            Context.omit(SqlClient.TransactionConnection)(context) as Context.Context<never>
-          ),
-          Effect.locally(heldWrites, undefined),
-          Signals.detached,
-          Effect.locally(currentClaim, undefined),
           FiberSet.run(inFlight),
           Effect.asVoid
         ),

@@ -11,9 +11,10 @@
  *
  * @since 0.1.0
  */
-import type { AuthorizeRequest, AuthorizeResult, OperationResult, OperationStatus, Transaction } from "@kassa/core/ports/Acquirer"
+import type { AuthorizeAnswer, AuthorizeRequest, AuthorizeResult, OperationResult, OperationStatus, Transaction } from "@kassa/core/ports/Acquirer"
 import { Acquirer } from "@kassa/core/ports/Acquirer"
 import * as PaymentError from "@kassa/core/payment/PaymentError"
+import * as Clock from "effect/Clock"
 import type * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -25,7 +26,8 @@ import { createHash } from "node:crypto"
  *
  * - `Authorized`: authorised at once.
  * - `Declined`: declined with the error at `error` (a path of the merchant error tree).
- * - `Slow`: authorised after `slowDelay` (default 5 seconds).
+ * - `Slow`: authorised after `slowDelay` (default 5 seconds), unless the request's deadline
+ *   comes first: then `DeadlineReached` at the deadline, nothing authorised.
  * - `ThreeDSecure`: `InteractionRequired`; `completeInteraction(id, true)` authorises,
  *   `false` declines with `preauthorization_failed`.
  * - `RefundDeclined`: authorised, but every refund of the payment is declined.
@@ -203,7 +205,20 @@ export const make = (options: Options = {}): Context.Tag.Service<Acquirer> => {
   const settle = (request: AuthorizeRequest, result: AuthorizeResult, refundsDeclined = false) =>
     remember(request.operationID, { result, pending: undefined, refundsDeclined })
 
-  const decideCard = (request: AuthorizeRequest, cardNumber: string): Effect.Effect<AuthorizeResult> => {
+  const deadlineReached: AuthorizeAnswer = { _tag: "DeadlineReached" }
+
+  /** The slow card's answer: after `slowDelay`, or at the request's deadline when that comes first. */
+  const slow = (request: AuthorizeRequest): Effect.Effect<AuthorizeAnswer> => {
+    const answer = Effect.zipRight(Effect.sleep(slowDelay), Effect.sync(() => settle(request, authorizedResult(request, false))))
+    const deadline = request.deadline?.getTime()
+    if (deadline === undefined) return answer
+    return Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<AuthorizeAnswer> =>
+      deadline - now <= Duration.toMillis(slowDelay)
+        ? Effect.as(Effect.sleep(Math.max(0, deadline - now)), deadlineReached)
+        : answer)
+  }
+
+  const decideCard = (request: AuthorizeRequest, cardNumber: string): Effect.Effect<AuthorizeAnswer> => {
     const outcome = byNumber.get(cardNumber) ?? (isLuhnValid(cardNumber) ? authorized : undefined)
     if (outcome === undefined) {
       return Effect.sync(() =>
@@ -221,10 +236,7 @@ export const make = (options: Options = {}): Context.Tag.Service<Acquirer> => {
       case "Declined":
         return Effect.sync(() => settle(request, declinedResult(outcome.error)))
       case "Slow":
-        return Effect.zipRight(
-          Effect.sleep(slowDelay),
-          Effect.sync(() => settle(request, authorizedResult(request, false)))
-        )
+        return slow(request)
       case "ThreeDSecure":
         return Effect.sync(() =>
           remember(request.operationID, {
@@ -239,7 +251,7 @@ export const make = (options: Options = {}): Context.Tag.Service<Acquirer> => {
     }
   }
 
-  const decide = (request: AuthorizeRequest): Effect.Effect<AuthorizeResult> => {
+  const decide = (request: AuthorizeRequest): Effect.Effect<AuthorizeAnswer> => {
     const tool = request.tool
     switch (tool.type) {
       case "BankCard":

@@ -1,8 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as TestAcquirer from "@kassa/adapters/TestAcquirer"
 import * as PaymentError from "@kassa/core/payment/PaymentError"
-import type { AcquirerTool, AuthorizeRequest, AuthorizeResult } from "@kassa/core/ports/Acquirer"
+import type { AcquirerTool, AuthorizeAnswer, AuthorizeRequest } from "@kassa/core/ports/Acquirer"
 import { Acquirer } from "@kassa/core/ports/Acquirer"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
@@ -41,12 +42,12 @@ const card = (tag: TestAcquirer.CardOutcome["_tag"]): string => {
   return found.cardNumber
 }
 
-const assertAuthorized = (result: AuthorizeResult) => {
+const assertAuthorized = (result: AuthorizeAnswer) => {
   if (result._tag !== "Authorized") assert.fail(`expected Authorized, got ${JSON.stringify(result)}`)
   return result
 }
 
-const assertDeclined = (result: AuthorizeResult, path: ReadonlyArray<string>) => {
+const assertDeclined = (result: AuthorizeAnswer, path: ReadonlyArray<string>) => {
   if (result._tag !== "Declined") assert.fail(`expected Declined, got ${JSON.stringify(result)}`)
   assert.deepStrictEqual(PaymentError.path(result.error), path)
   return result
@@ -218,6 +219,26 @@ describe("TestAcquirer", () => {
         const first = assertAuthorized(yield* Fiber.join(fiber))
         // Once answered, a repeated call answers at once with the same answer.
         assert.deepStrictEqual(yield* acquirer.authorize(req), first)
+      }))
+    it.effect("keeps the request's deadline: answers DeadlineReached at it, having authorised nothing", () =>
+      Effect.gen(function*() {
+        const acquirer = TestAcquirer.make()
+        const req = { ...request(cardTool(card("Slow"))), deadline: new Date((yield* Clock.currentTimeMillis) + 2_000) }
+        const fiber = yield* Effect.fork(acquirer.authorize(req))
+        yield* TestClock.adjust("1999 millis")
+        assert.isTrue(Option.isNone(yield* Fiber.poll(fiber)))
+        yield* TestClock.adjust("1 millis")
+        assert.deepStrictEqual(yield* Fiber.join(fiber), { _tag: "DeadlineReached" })
+        assert.deepStrictEqual(yield* acquirer.status(req.operationID), { _tag: "Nothing" })
+      }))
+
+    it.effect("answers within a deadline later than its delay", () =>
+      Effect.gen(function*() {
+        const acquirer = TestAcquirer.make()
+        const req = { ...request(cardTool(card("Slow"))), deadline: new Date((yield* Clock.currentTimeMillis) + 5_001) }
+        const fiber = yield* Effect.fork(acquirer.authorize(req))
+        yield* TestClock.adjust("5 seconds")
+        assertAuthorized(yield* Fiber.join(fiber))
       }))
   })
 

@@ -1,9 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as Scripted from "@kassa/core/memory/ScriptedAcquirer"
 import { Acquirer } from "@kassa/core/ports/Acquirer"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import * as TestClock from "effect/TestClock"
 
 const { ScriptedAcquirer } = Scripted
 
@@ -33,6 +35,19 @@ describe("ScriptedAcquirer", () => {
       assert.strictEqual((yield* acquirer.refund("op", "1", 100, "RUB"))._tag, "Declined")
       assert.strictEqual((yield* acquirer.refund("op", "1", 100, "RUB"))._tag, "Declined")
       assert.strictEqual((yield* acquirer.refund("op", "2", 100, "RUB"))._tag, "Done")
+    }).pipe(Effect.provide(Scripted.layer)))
+
+  it.effect("a hanging authorisation with a deadline answers DeadlineReached at it, having authorised nothing", () =>
+    Effect.gen(function*() {
+      const acquirer = yield* Acquirer
+      yield* (yield* ScriptedAcquirer).script.authorize(Scripted.hang)
+      const deadline = new Date((yield* Clock.currentTimeMillis) + 3_000)
+      const hanging = yield* Effect.fork(acquirer.authorize({ ...request("op"), deadline }))
+      yield* TestClock.adjust("2999 millis")
+      assert.isTrue((yield* Fiber.poll(hanging))._tag === "None")
+      yield* TestClock.adjust("1 millis")
+      assert.deepStrictEqual(yield* Fiber.join(hanging), { _tag: "DeadlineReached" })
+      assert.deepStrictEqual(yield* acquirer.status("op"), { _tag: "Nothing" })
     }).pipe(Effect.provide(Scripted.layer)))
 
   it.effect("a failing step dies and is not remembered; a hanging one never answers; every call is recorded", () =>

@@ -21,3 +21,13 @@ it.effect("Traced.fn runs untraced, with its arguments, when tracing is off", ()
     const inner = yield* spanName("?").pipe(Effect.withTracerEnabled(false), Effect.withSpan("outer"))
     assert.deepStrictEqual(inner, Option.some("outer?"))
   }))
+
+/** The name of the span `Traced.span` runs the effect in, if any. */
+const inSpan = Effect.option(Effect.currentSpan).pipe(Effect.map(Option.map((s) => s.name)), Traced.span("Traced.span"))
+
+it.effect("Traced.span opens its span when the fiber traces, and none when tracing is off", () =>
+  Effect.gen(function*() {
+    assert.deepStrictEqual(yield* inSpan, Option.some("Traced.span"))
+    assert.deepStrictEqual(yield* inSpan.pipe(Effect.withTracerEnabled(false)), Option.none())
+    assert.deepStrictEqual(yield* inSpan.pipe(Effect.withTracerEnabled(false), Effect.withSpan("outer")), Option.some("outer"))
+  }))

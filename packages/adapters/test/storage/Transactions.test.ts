@@ -5,6 +5,7 @@ import { InvoiceRepository } from "@kassa/core/ports/InvoiceRepository"
 import { PartyRepository } from "@kassa/core/ports/PartyRepository"
 import { ShopRepository } from "@kassa/core/ports/ShopRepository"
 import { Transactions } from "@kassa/core/ports/Transactions"
+import * as RequestDeadline from "@kassa/core/RequestDeadline"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -86,6 +87,21 @@ for (const backend of backends()) {
           return yield* Effect.fail("caller failed" as const)
         })).pipe(Effect.exit)
         assert.strictEqual(exit._tag, "Failure")
+        yield* Deferred.await(done)
+        assert.isTrue(Option.isSome(yield* parties.findById(party.id)))
+      }))
+
+    it.effect("background work runs free of the caller's request deadline: it commits though the request expired", () =>
+      Effect.gen(function*() {
+        const tx = yield* Transactions
+        const parties = yield* PartyRepository
+        const party = Records.party()
+        const done = yield* Deferred.make<void>()
+        const expired = RequestDeadline.make(0)
+        RequestDeadline.expire(expired)
+        yield* tx.withTransaction(tx.background(
+          tx.withTransaction(parties.insert(party)).pipe(Effect.ensuring(Deferred.succeed(done, undefined)))
+        )).pipe(Effect.locally(RequestDeadline.current, expired), Effect.exit)
         yield* Deferred.await(done)
         assert.isTrue(Option.isSome(yield* parties.findById(party.id)))
       }))

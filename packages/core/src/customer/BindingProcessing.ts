@@ -127,6 +127,8 @@ export const make = (ctx: CustomerContext) =>
           hold: true,
           makeRecurrent: true
         })
+        // no deadline is given: the binding's own is kept by its timer
+        if (result._tag === "DeadlineReached") return yield* Effect.dieMessage("the acquirer answered a deadline it was not given")
         yield* applyResult(b, result)
       }).pipe(
         Effect.catchAll((e) => Effect.logWarning("binding step refused", e)),

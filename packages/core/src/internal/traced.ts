@@ -18,3 +18,12 @@ export const fn = (name: string): Effect.fn.Untraced =>
       )
     }
   }) as Effect.fn.Untraced
+
+/**
+ * @internal
+ * `Effect.withSpan(name)` when the fiber traces, else `effect` as it is: a span, a no-op one too,
+ * costs its effect a score of steps (the span's making, its ending on exit, the context it is
+ * put in).
+ */
+export const span = (name: string) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.withFiberRuntime((fiber) => fiber.getFiberRef(FiberRef.currentTracerEnabled) ? Effect.withSpan(effect, name) : effect)

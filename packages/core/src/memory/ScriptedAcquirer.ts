@@ -5,7 +5,7 @@
  * Each method has its own script: a call takes the next step of its method's script. With none
  * left, a repeated operation answers what it answered last (as the port promises) and a new one
  * answers the default: authorised (with a recurrent token when one is asked for), or done. A step
- * may also hang (the call never answers, so the caller's deadline decides), fail (the call
+ * may also hang (the call never answers, or answers `DeadlineReached` at the request's deadline), fail (the call
  * dies, as a dropped connection does, and nothing is remembered, so a retry takes the next step)
  * or be lost (done and remembered, but the call dies). `status` answers from what was done.
  *
@@ -16,6 +16,7 @@
  *
  * @since 0.1.0
  */
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -23,7 +24,7 @@ import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
 import * as SubscriptionRef from "effect/SubscriptionRef"
 import * as PaymentError from "../payment/PaymentError.js"
-import { Acquirer, type AuthorizeResult, type OperationResult, type OperationStatus } from "../ports/Acquirer.js"
+import { Acquirer, type AuthorizeAnswer, type AuthorizeResult, type OperationResult, type OperationStatus } from "../ports/Acquirer.js"
 
 /** What one call does. @since 0.1.0 @category models */
 export type Step<A> =
@@ -138,7 +139,11 @@ export const layer: Layer.Layer<Acquirer | ScriptedAcquirer> = Layer.effectConte
   const answered = new Map<string, Answers[Method]>()
   const calls = yield* SubscriptionRef.make<ReadonlyArray<Call>>([])
 
-  const receive = <M extends Method>(call: Extract<Call, { readonly method: M }>): Effect.Effect<Answers[M]> =>
+  /** `hung`: what a hanging step answers (by default, nothing ever). */
+  const receive = <M extends Method, H = never>(
+    call: Extract<Call, { readonly method: M }>,
+    hung: Effect.Effect<H> = Effect.never
+  ): Effect.Effect<Answers[M] | H> =>
     Effect.gen(function*() {
       yield* SubscriptionRef.update(calls, (all) => [...all, call])
       const method: M = call.method
@@ -157,7 +162,7 @@ export const layer: Layer.Layer<Acquirer | ScriptedAcquirer> = Layer.effectConte
           answered.set(key, step.answer)
           return step.answer
         case "Hang":
-          return yield* Effect.never
+          return yield* hung
         case "Fail":
           return yield* Effect.dieMessage(step.message)
         case "Lost":
@@ -169,6 +174,10 @@ export const layer: Layer.Layer<Acquirer | ScriptedAcquirer> = Layer.effectConte
   const append = <M extends Method>(method: M) => (...steps: ReadonlyArray<Step<Answers[M]>>) =>
     Ref.update(scripts, (s) => ({ ...s, [method]: [...s[method], ...steps] }))
 
+  const deadlineReached: AuthorizeAnswer = { _tag: "DeadlineReached" }
+  const untilDeadline = (deadline: Date) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.as(Effect.sleep(Math.max(0, deadline.getTime() - now)), deadlineReached))
+
   const acquirer: Acquirer["Type"] = {
     authorize: (r) =>
       receive({
@@ -179,7 +188,7 @@ export const layer: Layer.Layer<Acquirer | ScriptedAcquirer> = Layer.effectConte
         toolType: r.tool.type,
         hold: r.hold,
         makeRecurrent: r.makeRecurrent
-      }),
+      }, r.deadline === undefined ? Effect.never : untilDeadline(r.deadline)),
     completeInteraction: (operationID, passed) => receive({ method: "completeInteraction", operationID, passed }),
     capture: (operationID, amount, currency) => receive({ method: "capture", operationID, amount, currency }),
     cancel: (operationID) => receive({ method: "cancel", operationID }),

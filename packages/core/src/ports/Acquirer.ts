@@ -63,11 +63,26 @@ export interface AuthorizeRequest {
   readonly tool: AcquirerTool
   readonly hold: boolean
   readonly makeRecurrent: boolean
+  /**
+   * When Kassa gives up waiting: an acquirer with no answer by then answers `DeadlineReached`
+   * and stops, having authorised nothing (Kassa then asks `status`). Without one it may take as
+   * long as it takes.
+   */
+  readonly deadline?: Date | undefined
 }
+
+/**
+ * What `authorize` answers: the acquirer's result, or `DeadlineReached` when the request's
+ * deadline came first (never without a deadline).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type AuthorizeAnswer = AuthorizeResult | { readonly _tag: "DeadlineReached" }
 
 /** @since 0.1.0 @category tags */
 export class Acquirer extends Context.Tag("kassa/Acquirer")<Acquirer, {
-  readonly authorize: (request: AuthorizeRequest) => Effect.Effect<AuthorizeResult>
+  readonly authorize: (request: AuthorizeRequest) => Effect.Effect<AuthorizeAnswer>
   /** The payer passed (`true`) or failed the challenge. */
   readonly completeInteraction: (operationID: string, passed: boolean) => Effect.Effect<AuthorizeResult>
   readonly capture: (operationID: string, amount: number, currency: string) => Effect.Effect<OperationResult>

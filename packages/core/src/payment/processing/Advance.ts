@@ -14,6 +14,7 @@ import * as Option from "effect/Option"
 import { PartyID, ShopID } from "../../Ids.js"
 import type { InvoiceRecord } from "../../invoice/Invoice.js"
 import type { AcquirerTool, AuthorizeResult, Transaction } from "../../ports/Acquirer.js"
+import * as Traced from "../../internal/traced.js"
 import * as Ref from "../../Ref.js"
 import type { Apply } from "../ApplyCommand.js"
 import type { PaymentRecord } from "../Payment.js"
@@ -143,22 +144,21 @@ export const make = (ctx: PaymentContext, apply: Apply) => {
           const at = yield* Clock.currentTimeMillis
           const deadline = p.processingDeadline?.getTime()
           if (deadline !== undefined && at >= deadline) return yield* pastDeadline(p)
-          const authorize = acquirer.authorize({
+          // the acquirer keeps the deadline itself: one that answers at once needs no timer
+          const result = yield* acquirer.authorize({
             operationID: operationOf(p),
             amount: p.amount,
             currency: p.currency,
             tool: yield* acquirerTool(p),
             hold: p.flow.type === "PaymentFlowHold",
-            makeRecurrent: p.makeRecurrent
+            makeRecurrent: p.makeRecurrent,
+            deadline: p.processingDeadline
           })
-          const result = deadline === undefined
-            ? Option.some(yield* authorize)
-            : yield* Effect.timeoutOption(authorize, Math.max(0, deadline - at))
-          if (Option.isNone(result)) return yield* pastDeadline(p)
-          if (result.value._tag === "Authorized" && p.flow.type === "PaymentFlowInstant") {
-            return yield* authorizeAndCapture(p, result.value, invoice)
+          if (result._tag === "DeadlineReached") return yield* pastDeadline(p)
+          if (result._tag === "Authorized" && p.flow.type === "PaymentFlowInstant") {
+            return yield* authorizeAndCapture(p, result, invoice)
           }
-          const next = yield* applyAuthorization(p, result.value, invoice)
+          const next = yield* applyAuthorization(p, result, invoice)
           if (next.activity === "capturing" || next.activity === "cancelling") yield* advance(invoiceID, id, next)
           return
         }
@@ -177,7 +177,7 @@ export const make = (ctx: PaymentContext, apply: Apply) => {
       Effect.catchAll((e) =>
         Effect.logWarning("payment step refused", e).pipe(Effect.annotateLogs({ invoiceID, paymentID: id }))
       ),
-      Effect.withSpan("PaymentService.advance")
+      Traced.span("PaymentService.advance")
     )
 
   const kick: Kick = (invoiceID, id, known, invoice) => tx.background(advance(invoiceID, id, known, invoice))

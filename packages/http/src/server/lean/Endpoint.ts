@@ -92,11 +92,15 @@ export const make = (
       input.path = path.right
     }
     if (decodePayload === undefined) return handle(input, parts)
-    return Effect.flatMap(Effect.orDie(read.json), (json) => {
-      const payload = decodePayload(json)
-      if (payload._tag === "Left") return Effect.fail(payload.left)
-      input.payload = payload.right
-      return handle(input, parts)
+    // (one match: `Effect.orDie` then `Effect.flatMap` would cost two steps more)
+    return Effect.matchEffect(read.json, {
+      onFailure: Effect.die,
+      onSuccess: (json) => {
+        const payload = decodePayload(json)
+        if (payload._tag === "Left") return Effect.fail(payload.left)
+        input.payload = payload.right
+        return handle(input, parts)
+      }
     })
   }
 

@@ -169,7 +169,7 @@ export const make = Effect.gen(function*() {
       }
       // errors encoded by HttpApi's table only when there is one: around the request it would
       // cost a step of every answer
-      return Effect.matchCauseEffect(edge.handle(started, (read) => served(read, parts, now), now, false), {
+      return edge.serve(started, (read) => served(read, parts, now), now, {
         onFailure: (cause) =>
           Effect.matchCauseEffect(encodeErrors(Effect.failCause(cause)), {
             onFailure: (cause) => Effect.flatMap(HttpServerError.causeResponse(cause), ([answer]) => send(answer)),

@@ -23,6 +23,8 @@ const mutating = new Set(["POST", "PUT", "DELETE"])
 
 const JSON_TYPE = "application/json; charset=utf-8"
 
+const encoder = new TextEncoder()
+
 /** What can be replayed of a response: a JSON body (sealed; as bytes or as text) or none. */
 const answerOf = (keys: ReplayKeys.ReplayKeys, response: HttpServerResponse.HttpServerResponse): Option.Option<SqlRequestReplays.Answer> => {
   const body = response.body
@@ -31,7 +33,7 @@ const answerOf = (keys: ReplayKeys.ReplayKeys, response: HttpServerResponse.Http
     return Option.some({ status: response.status, body: ReplayKeys.seal(keys, body.body) })
   }
   if (body._tag === "Raw" && typeof body.body === "string" && body.contentType?.startsWith("application/json") === true) {
-    return Option.some({ status: response.status, body: ReplayKeys.seal(keys, body.body) })
+    return Option.some({ status: response.status, body: ReplayKeys.seal(keys, encoder.encode(body.body)) })
   }
   return Option.none()
 }

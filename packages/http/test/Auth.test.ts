@@ -61,6 +61,16 @@ describe("Auth.setPrincipal", () => {
     contexts.forEach((context, i) => assert.deepStrictEqual({ ...Context.get(context, Principal.CurrentPrincipal) }, { ...cases[i]! }))
   })
 
+  it("gives a principal holding a field its key does not name its own context, not the one of the principal it shares its key with", () => {
+    const plain = contextAfter(apiKey("party-d", "key-d"))
+    const more = { ...apiKey("party-d", "key-d"), scope: "read" } as unknown as Principal.Principal
+    const withMore = contextAfter(more)
+    assert.notStrictEqual(withMore, plain)
+    assert.strictEqual((Context.get(withMore, Principal.CurrentPrincipal) as unknown as { scope: string }).scope, "read")
+    const differing = { ...apiKey("party-d", "key-d"), scope: "write" } as unknown as Principal.Principal
+    assert.strictEqual((Context.get(contextAfter(differing), Principal.CurrentPrincipal) as unknown as { scope: string }).scope, "write")
+  })
+
   it("keeps a bounded number of contexts: past it, they are made again, each with its own principal", () => {
     const first = contextAfter(apiKey("party-first", "key"))
     for (let i = 0; i < 300; i++) {

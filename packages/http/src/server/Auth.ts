@@ -7,7 +7,6 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Authenticator, Errors, Principal } from "@kassa/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Equal from "effect/Equal"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
 import * as HashMap from "effect/HashMap"
@@ -67,6 +66,20 @@ const keyOf = (p: Principal.Principal): string =>
     ? `t ${p.partyID} ${p.resource} ${p.resourceID}`
     : `o ${p.keyID}`
 
+/**
+ * Whether two principals hold the same fields: their `Equal.equals`, whose fields are strings,
+ * without hashing both (a principal is made anew for every request).
+ */
+const sameFields = (a: Principal.Principal, b: Principal.Principal): boolean => {
+  if (a === b) return true
+  const keys = Object.keys(a)
+  if (keys.length !== Object.keys(b).length) return false
+  for (const key of keys) {
+    if ((a as unknown as Record<string, unknown>)[key] !== (b as unknown as Record<string, unknown>)[key]) return false
+  }
+  return true
+}
+
 const withPrincipal = (base: Context.Context<never>, principal: Principal.Principal): Context.Context<never> => {
   let kept = contexts.get(base)
   if (kept === undefined) {
@@ -76,7 +89,7 @@ const withPrincipal = (base: Context.Context<never>, principal: Principal.Princi
   const key = keyOf(principal)
   let context = kept.get(key)
   // (the key names every field today; the check keeps a principal given more from another's context)
-  if (context === undefined || !Equal.equals(Context.get(context as Context.Context<Principal.CurrentPrincipal>, Principal.CurrentPrincipal), principal)) {
+  if (context === undefined || !sameFields(Context.get(context as Context.Context<Principal.CurrentPrincipal>, Principal.CurrentPrincipal), principal)) {
     if (kept.size >= maxContexts) kept.clear()
     context = Context.add(base, Principal.CurrentPrincipal, principal) as Context.Context<never>
     kept.set(key, context)

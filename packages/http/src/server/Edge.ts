@@ -70,8 +70,9 @@ const withBody = <E, R>(
   refuse: (message: string) => HttpServerResponse.HttpServerResponse,
   serve: (request: HttpServerRequest.HttpServerRequest, body: string) => Handled<E, R>
 ): Handled<E, R> =>
-  // a failed read is the platform's own: a defect, answered below as it answers those
-  Effect.flatMap(Effect.orDie(RequestBody.read(request, maxBodyBytes)), (bytes) => {
+  // a failed read is the platform's own: a defect, answered below as it answers those (one
+  // match: `Effect.orDie` then `Effect.flatMap` would cost two steps more)
+  Effect.matchEffect(RequestBody.read(request, maxBodyBytes), { onFailure: Effect.die, onSuccess: (bytes) => {
     if (bytes === "tooLarge") return Effect.succeed(refuse(`Request body exceeds ${maxBodyBytes} bytes`))
     const contentType = request.headers["content-type"]
     const text = RequestBody.textOf(bytes)
@@ -86,7 +87,7 @@ const withBody = <E, R>(
       if (problem !== undefined) return Effect.succeed(refuse(problem))
     }
     return serve(RequestBody.provided(request, bytes, text, parsed), text)
-  })
+  } })
 
 const late = () => json(504, { message: "Processing time exceeded the request deadline" })
 
@@ -157,6 +158,12 @@ export interface Started {
   readonly exchange: RequestReplay.Exchange
 }
 
+/** A request the edge lets through: its handling, and the recovery of its failures. */
+interface Prepared<R> {
+  readonly handled: Handled<unknown, R>
+  readonly recover: (cause: Cause.Cause<unknown>) => Handled<unknown, R>
+}
+
 /**
  * The operation of a request, served: the request as read (its body read at the edge) to the
  * operation's answer.
@@ -177,11 +184,23 @@ export interface Finished {
 }
 
 /**
+ * What becomes of a request `Edge.serve` runs: its answer, or the failure the edge does not
+ * answer itself (an error the operation's own, left to its encoder, or an interruption).
+ *
+ * @since 0.1.0 @category models
+ */
+export interface Outcome<R> {
+  readonly onSuccess: (response: HttpServerResponse.HttpServerResponse) => Effect.Effect<void, never, R>
+  readonly onFailure: (cause: Cause.Cause<unknown>) => Effect.Effect<void, never, R>
+}
+
+/**
  * The edge of a server: what `start` begins, `handle` runs (everything up to the answer, with
  * errors the operation's own left to its encoder; the request's id set as the fiber's `requestId`
- * log annotation unless `annotate` is false, for an operation that sets it itself along with
- * its principal, `Auth.servingMerchant`) and `answer` finishes (what sees the answer
- * go out; `finish` the same outside of an effect, for the request's fiber `fiberId`).
+ * log annotation), `serve` the same to its `Outcome`, in one match, the annotation left to the
+ * operation (for one that sets it along with its principal, `Auth.servingMerchant`), and
+ * `answer` finishes (what sees the answer go out; `finish` the same outside of an effect, for
+ * the request's fiber `fiberId`).
  *
  * @since 0.1.0 @category models
  */
@@ -192,7 +211,8 @@ export interface Edge {
     path: string,
     operation?: string
   ) => Started
-  readonly handle: <E, R>(started: Started, operation: Operation<E, R>, now: number, annotate?: boolean) => Handled<unknown, R>
+  readonly handle: <E, R>(started: Started, operation: Operation<E, R>, now: number) => Handled<unknown, R>
+  readonly serve: <E, R>(started: Started, operation: Operation<E, R>, now: number, outcome: Outcome<R>) => Effect.Effect<void, never, R>
   readonly answer: (started: Started, response: HttpServerResponse.HttpServerResponse) => Effect.Effect<HttpServerResponse.HttpServerResponse>
   readonly finish: (started: Started, response: HttpServerResponse.HttpServerResponse, fiberId: number) => Finished
 }
@@ -224,24 +244,29 @@ export const make = Effect.gen(function*() {
     exchange: { answered: undefined }
   })
 
-  const handle = <E, R>(started: Started, operation: Operation<E, R>, now: number, annotate = true): Handled<unknown, R> => {
+  // A request's answer at once (the edge refuses it), or its handling and the recovery of its failures.
+  const prepare = <E, R>(
+    started: Started,
+    operation: Operation<E, R>,
+    now: number
+  ): HttpServerResponse.HttpServerResponse | Prepared<R> => {
     const { original, path, request } = started
     // A request on a connection still open while the server drains: retry elsewhere.
     if (draining?.isDraining() === true && !path.startsWith("/health")) {
-      return Effect.succeed(json(503, { message: "The server is shutting down; retry the request" }).pipe(
+      return json(503, { message: "The server is shutting down; retry the request" }).pipe(
         HttpServerResponse.setHeaders({ "retry-after": String(retryAfterSeconds), connection: "close" })
-      ))
+      )
     }
 
     // The wallet and card-token interfaces answer 400 in their own shape.
     const wallet = WalletWire.isWalletPath(path)
     const refuse = wallet ? WalletWire.invalidBody : invalidRequest
     const length = Number(original.headers["content-length"] ?? 0)
-    if (length > maxBodyBytes) return Effect.succeed(refuse(`Request body exceeds ${maxBodyBytes} bytes`))
+    if (length > maxBodyBytes) return refuse(`Request body exceeds ${maxBodyBytes} bytes`)
     const urlProblem = InputLimits.urlProblem(original.url)
-    if (urlProblem?._tag === "Path") return Effect.succeed(json(404, { message: "No resource has a NUL character in its path" }))
+    if (urlProblem?._tag === "Path") return json(404, { message: "No resource has a NUL character in its path" })
     if (urlProblem?._tag === "Query") {
-      return Effect.succeed(wallet ? WalletWire.badRequest("SchemaViolated", "query", urlProblem.message) : invalidRequest(urlProblem.message))
+      return wallet ? WalletWire.badRequest("SchemaViolated", "query", urlProblem.message) : invalidRequest(urlProblem.message)
     }
 
     const counted = counting ? Statements.withWork(started.operation) : undefined
@@ -252,7 +277,7 @@ export const make = Effect.gen(function*() {
       if (Option.isSome(deadline)) {
         const at = deadline.value.getTime()
         // Past the deadline nothing runs: the answer must not depend on how fast a handler is.
-        if (at <= now) return Effect.succeed(late())
+        if (at <= now) return late()
         bounded = (handled) => withDeadline(at, now, handled)
       }
     }
@@ -265,14 +290,31 @@ export const make = Effect.gen(function*() {
     }
     const handled = RequestBody.present(request) ? withBody(request, refuse, serve) : serve(request, "")
 
-    const recovered = (wallet ? Effect.catchAllCause(handled, WalletWire.recover(started.operation)) : handled).pipe(
-      Effect.catchAllCause(recover(original, started.requestId))
-    ) as Handled<unknown, R>
+    return {
+      handled: (wallet ? Effect.catchAllCause(handled, WalletWire.recover(started.operation)) : handled) as Handled<unknown, R>,
+      recover: recover(original, started.requestId) as (cause: Cause.Cause<unknown>) => Handled<unknown, R>
+    }
+  }
+
+  const handle: Edge["handle"] = (started, operation, now) => {
+    const prepared = prepare(started, operation, now)
+    if (HttpServerResponse.isServerResponse(prepared)) return Effect.succeed(prepared)
     // The request id annotates the logs of the request's fiber, which ends with the request:
     // `Effect.annotateLogs` around it would cost a scope of its own.
-    return annotate
-      ? Effect.zipRight(FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set("requestId", started.requestId as unknown)), recovered)
-      : recovered
+    return Effect.zipRight(
+      FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set("requestId", started.requestId as unknown)),
+      Effect.catchAllCause(prepared.handled, prepared.recover)
+    )
+  }
+
+  // One match for the answer and the failures: a recovery, then the caller's match, cost a step more.
+  const serve: Edge["serve"] = (started, operation, now, outcome) => {
+    const prepared = prepare(started, operation, now)
+    if (HttpServerResponse.isServerResponse(prepared)) return outcome.onSuccess(prepared)
+    return Effect.matchCauseEffect(prepared.handled, {
+      onFailure: (cause) => Effect.matchCauseEffect(prepared.recover(cause), outcome),
+      onSuccess: outcome.onSuccess
+    })
   }
 
   const finish: Edge["finish"] = (started, response, fiberId) => {
@@ -295,6 +337,6 @@ export const make = Effect.gen(function*() {
       return log === undefined ? Effect.succeed(answer) : Effect.as(log, answer)
     })
 
-  const edge: Edge = { start, handle, answer, finish }
+  const edge: Edge = { start, handle, serve, answer, finish }
   return edge
 })

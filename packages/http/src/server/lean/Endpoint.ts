@@ -13,6 +13,7 @@ import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type { Authenticator, Principal } from "@kassa/core"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -47,6 +48,16 @@ type Decode = (input: unknown) => Either.Either<unknown, ParseResult.ParseError>
 const decoder = (schema: Option.Option<Schema.Schema<unknown, unknown, never>>): Decode | undefined =>
   Option.getOrUndefined(Option.map(schema, (s) => Schema.decodeUnknownEither(s)))
 
+// A part that does not decode answers as HttpApi's route answers it.
+const refail = (error: ParseResult.ParseError) => HttpApiError.HttpApiDecodeError.refailParseError(error)
+
+/** A handler's failure, a decode failure refailed so (what `Effect.catchIf` does, in a match). */
+const refailCause = (cause: Cause.Cause<unknown>): Effect.Effect<never, unknown> => {
+  const failure = Cause.failureOrCause(cause)
+  if (failure._tag === "Right") return Effect.failCause(failure.right)
+  return ParseResult.isParseError(failure.left) ? refail(failure.left) : Effect.failCause(cause)
+}
+
 /** @since 0.1.0 @category constructors */
 export const make = (
   endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps,
@@ -75,10 +86,12 @@ export const make = (
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, Principal.CurrentPrincipal> => {
     if (decodeUrlParams !== undefined) {
       const urlParams = decodeUrlParams(parts.query)
-      if (urlParams._tag === "Left") return Effect.fail(urlParams.left)
+      if (urlParams._tag === "Left") return refail(urlParams.left)
       input.urlParams = urlParams.right
     }
-    return Effect.map(handler(input), respond)
+    // the handler's answer and its decode failures in one match: `Effect.map` and a `catchIf`
+    // around the whole request would cost a step more
+    return Effect.matchCauseEffect(handler(input), { onFailure: refailCause, onSuccess: (answer) => Effect.succeed(respond(answer)) })
   }
 
   // In HttpApi's order: the path, the body, the query; the first that does not decode answers.
@@ -88,24 +101,21 @@ export const make = (
     const input: Record<string, unknown> = {}
     if (decodePath !== undefined) {
       const path = decodePath(parts.params)
-      if (path._tag === "Left") return Effect.fail(path.left)
+      if (path._tag === "Left") return refail(path.left)
       input.path = path.right
     }
     if (decodePayload === undefined) return handle(input, parts)
-    return Effect.flatMap(Effect.orDie(read.json), (json) => {
-      const payload = decodePayload(json)
-      if (payload._tag === "Left") return Effect.fail(payload.left)
-      input.payload = payload.right
-      return handle(input, parts)
+    // (one match: `Effect.orDie` then `Effect.flatMap` would cost two steps more)
+    return Effect.matchEffect(read.json, {
+      onFailure: Effect.die,
+      onSuccess: (json) => {
+        const payload = decodePayload(json)
+        if (payload._tag === "Left") return refail(payload.left)
+        input.payload = payload.right
+        return handle(input, parts)
+      }
     })
   }
-
-  // (the principal it needs is on the fiber, below)
-  const decodedAndRun = (read: HttpServerRequest.HttpServerRequest, parts: Parts, now: number) =>
-    Effect.catchIf(run(read, parts, now), ParseResult.isParseError, HttpApiError.HttpApiDecodeError.refailParseError) as Effect.Effect<
-      HttpServerResponse.HttpServerResponse,
-      unknown
-    >
 
   // The principal is set on the request's fiber, which ends with the request: providing it
   // around `run` would cost a scope of its own. The request's id annotates the fiber's logs in
@@ -115,7 +125,8 @@ export const make = (
       authenticator,
       read,
       (read.headers.authorization ?? "").slice(bearerLength),
-      () => decodedAndRun(read, parts, now),
+      // (the principal it needs is on the fiber)
+      () => run(read, parts, now) as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>,
       read.headers["x-request-id"] ?? ""
     )
 }

@@ -167,8 +167,14 @@ export const make = Effect.gen(function*() {
         }
         return Effect.map(finished.log, () => write(response, finished.answer))
       }
-      return Effect.matchCauseEffect(encodeErrors(edge.handle(started, (read) => served(read, parts, now), now, false)), {
-        onFailure: (cause) => Effect.flatMap(HttpServerError.causeResponse(cause), ([answer]) => send(answer)),
+      // errors encoded by HttpApi's table only when there is one: around the request it would
+      // cost a step of every answer
+      return edge.serve(started, (read) => served(read, parts, now), now, {
+        onFailure: (cause) =>
+          Effect.matchCauseEffect(encodeErrors(Effect.failCause(cause)), {
+            onFailure: (cause) => Effect.flatMap(HttpServerError.causeResponse(cause), ([answer]) => send(answer)),
+            onSuccess: send
+          }),
         onSuccess: send
       })
     })

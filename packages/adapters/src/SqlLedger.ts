@@ -266,26 +266,28 @@ export const repository = Repository.make(
      * read of the accounts first. Undefined when it does not apply (PostgreSQL, outside a unit, or
      * accounts the unit keeps already, which it reads from memory anyway).
      */
-    const holdWritingFirst = (into: Kept | undefined, planID: string, batch: Batch, ids: ReadonlyArray<number>) =>
+    const holdWritingFirst = (op: "hold" | "post", into: Kept | undefined, planID: string, batch: Batch, ids: ReadonlyArray<number>) =>
       !sqlite || into === undefined || ids.length === 0 || ids.every((id) => into.accounts.has(id))
         ? undefined
         : Effect.gen(function*() {
           const diffs = Model.diffsOf([batch])
           yield* writeAll(sql, [insertBatch(planID, batch)])
-          const moved = accountsById(
-            yield* ledgerLocking(moveAccounts(
-              ids.map((id) => [id, [0, diffs.get(id)?.minDiff ?? 0, diffs.get(id)?.maxDiff ?? 0]] as const),
-              sql` RETURNING id, currency, own, min_diff, max_diff`
-            ))
-          )
-          const before = new Map([...moved].map(([id, a]) => {
-            const d = diffs.get(id)
-            return [id, d === undefined ? a : { ...a, minDiff: a.minDiff - d.minDiff, maxDiff: a.maxDiff - d.maxDiff }] as const
+          const moves = ids.map((id) => [id, movesOf(op, diffs.get(id))] as const)
+          const moved = accountsById(yield* ledgerLocking(moveAccounts(moves, sql` RETURNING id, currency, own, min_diff, max_diff`)))
+          const before = new Map(moves.flatMap(([id, [own, min, max]]) => {
+            const a = moved.get(id)
+            return a === undefined ? [] : [[id, { ...a, own: a.own - own, minDiff: a.minDiff - min, maxDiff: a.maxDiff - max }] as const]
           }))
-          const decided = Model.hold(planState(planID, "hold", [], before), planID, batch)
-          if (Either.isLeft(decided)) return yield* refuse("hold")(decided.left)
+          const decided = op === "hold"
+            ? Model.hold(planState(planID, "hold", [], before), planID, batch)
+            : Model.post({ accounts: before, plans: new Map() }, planID, batch)
+          if (Either.isLeft(decided)) return yield* refuse(op)(decided.left)
           keep(into, planID, decided.right)
         })
+
+    /** What a hold (pending parts) or a post (`own`) adds to an account's columns. */
+    const movesOf = (op: "hold" | "post", d: Model.AccountDiff | undefined): readonly [number, number, number] =>
+      op === "hold" ? [0, d?.minDiff ?? 0, d?.maxDiff ?? 0] : [d?.net ?? 0, 0, 0]
 
     const insertBatch = (planID: string, batch: Batch) =>
       inserting(
@@ -317,12 +319,12 @@ export const repository = Repository.make(
      * back (the plan was there already, or no account was): `hold` then takes the long way, which
      * locks the plan before its accounts, as commit and rollback do.
      */
-    const openLocking = (planID: string, ids: ReadonlyArray<number>) =>
+    const openLocking = (planID: string, ids: ReadonlyArray<number>, state: "hold" | "commit") =>
       sql.onDialectOrElse({
         pg: () =>
           ids.length === 0 ? Effect.succeedNone : withHeldWrites(sql, ledgerTables, (along) => {
             const opened = sql`opened AS (
-              INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })} ON CONFLICT DO NOTHING RETURNING id)`
+              INSERT INTO ledger_plans ${sql.insert({ id: planID, state })} ON CONFLICT DO NOTHING RETURNING id)`
             const exists = sql`EXISTS (SELECT 1 FROM opened)`
             const locking = (ctes: Statement.Fragment, condition: Statement.Fragment) =>
               sql`WITH ${ctes}
@@ -519,7 +521,7 @@ export const repository = Repository.make(
           let accounts: ReadonlyMap<number, Model.AccountState>
           const into = yield* kept
           const known = into?.plans.get(planID)
-          const openedLocking = known === undefined ? yield* openLocking(planID, ids) : Option.none()
+          const openedLocking = known === undefined ? yield* openLocking(planID, ids, "hold") : Option.none()
           if (Option.isSome(openedLocking)) {
             plan = Option.some(fresh)
             accounts = openedLocking.value
@@ -529,7 +531,7 @@ export const repository = Repository.make(
           } else {
             const opened = yield* ledgerLocking(sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })}
               ON CONFLICT DO NOTHING RETURNING id`)
-            const written = opened.length > 0 ? holdWritingFirst(into, planID, batch, ids) : undefined
+            const written = opened.length > 0 ? holdWritingFirst("hold", into, planID, batch, ids) : undefined
             if (written !== undefined) return yield* written
             plan = opened.length > 0 ? Option.some(fresh) : yield* readPlan(planID, true)
             accounts = yield* lockAccounts(ids)
@@ -544,6 +546,41 @@ export const repository = Repository.make(
             insertBatch(planID, batch),
             ...addToAccounts(into, [...Model.diffsOf([batch])].map(([id, d]) => [id, 0, d.minDiff, d.maxDiff] as const))
           ])
+        }).pipe(Effect.orDie),
+
+      post: (planID, batch) =>
+        Effect.gen(function*() {
+          const ids = Model.accountsOf([batch]).filter(Number.isSafeInteger)
+          const into = yield* kept
+          const known = into?.plans.get(planID)
+          // a plan opened here, as committed: its batch's row and `own` moved, nothing pending
+          const posting = (accounts: ReadonlyMap<number, Model.AccountState>) =>
+            Effect.gen(function*() {
+              const decided = Model.post({ accounts, plans: new Map() }, planID, batch)
+              if (Either.isLeft(decided)) return yield* refuse("post")(decided.left)
+              keep(into, planID, decided.right)
+              yield* writeAll(sql, [
+                insertBatch(planID, batch),
+                ...addToAccounts(into, [...Model.diffsOf([batch])].map(([id, d]) => [id, d.net, 0, 0] as const))
+              ])
+            })
+          if (known === undefined) {
+            const openedLocking = yield* openLocking(planID, ids, "commit")
+            if (Option.isSome(openedLocking)) return yield* posting(openedLocking.value)
+            const opened = yield* ledgerLocking(sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "commit" })}
+              ON CONFLICT DO NOTHING RETURNING id`)
+            if (opened.length > 0) {
+              const written = holdWritingFirst("post", into, planID, batch, ids)
+              return yield* (written ?? Effect.flatMap(lockAccounts(ids), posting))
+            }
+          }
+          // a plan there already: a repeated post, or one held with this batch alone (committed then)
+          const plan = yield* readPlan(planID, true)
+          if (Option.isNone(plan)) return yield* Effect.dieMessage(`Ledger.post: plan ${planID} was not created`)
+          const { batches, state } = plan.value
+          const decided = Model.post(planState(planID, state, batches, yield* lockAccounts(ids)), planID, batch)
+          if (Either.isLeft(decided)) return yield* refuse("post")(decided.left)
+          if (state === "hold") return yield* finish("commit", planID)
         }).pipe(Effect.orDie),
 
       commit: (planID) => finish("commit", planID),

@@ -6,8 +6,8 @@
  * `LedgerModel`; the writes are relative (`min_diff = min_diff + ?`). On PostgreSQL an operation
  * locks its plan row first, then the touched account rows in id order, so concurrent plans on
  * shared accounts serialise without deadlocks; SQLite serialises writers by itself, and there a
- * hold on a plan just opened, or a commit or rollback, writes first and checks the rows its writes
- * answer (`RETURNING`): a refusal's defect rolls the unit back. Misuse (a changed batch, a final
+ * hold or a post on a plan just opened, or a commit or rollback, writes first and checks the rows
+ * its writes answer (`RETURNING`): a refusal's defect rolls the unit back. Misuse (a changed batch, a final
  * plan, a currency mismatch…) is a defect with the model's reason.
  *
  * @since 0.1.0
@@ -259,12 +259,13 @@ export const repository = Repository.make(
     }
 
     /**
-     * SQLite, a batch held on a plan its unit just opened: the batch's row, then its moves on every
-     * account it names (none moved: a row as it was) in one statement that answers the rows as
-     * moved. The model checks the batch against the accounts as they were before (the moves taken
-     * back off) and refuses with a defect, which rolls the unit back with what was written: no
-     * read of the accounts first. Undefined when it does not apply (PostgreSQL, outside a unit, or
-     * accounts the unit keeps already, which it reads from memory anyway).
+     * SQLite, a batch held (or posted: into `own`) on a plan its unit just opened: the batch's
+     * row, then its moves on every account it names (none moved: a row as it was) in one statement
+     * that answers the rows as moved. The model checks the batch against the accounts as they were
+     * before (the moves taken back off) and refuses with a defect, which rolls the unit back with
+     * what was written: no read of the accounts first. Undefined when it does not apply
+     * (PostgreSQL, outside a unit, or accounts the unit keeps already, which it reads from memory
+     * anyway).
      */
     const holdWritingFirst = (op: "hold" | "post", into: Kept | undefined, planID: string, batch: Batch, ids: ReadonlyArray<number>) =>
       !sqlite || into === undefined || ids.length === 0 || ids.every((id) => into.accounts.has(id))

@@ -6,8 +6,8 @@
  * `LedgerModel`; the writes are relative (`min_diff = min_diff + ?`). On PostgreSQL an operation
  * locks its plan row first, then the touched account rows in id order, so concurrent plans on
  * shared accounts serialise without deadlocks; SQLite serialises writers by itself, and there a
- * hold on a plan just opened, or a commit or rollback, writes first and checks the rows its writes
- * answer (`RETURNING`): a refusal's defect rolls the unit back. Misuse (a changed batch, a final
+ * hold or a post on a plan just opened, or a commit or rollback, writes first and checks the rows
+ * its writes answer (`RETURNING`): a refusal's defect rolls the unit back. Misuse (a changed batch, a final
  * plan, a currency mismatch…) is a defect with the model's reason.
  *
  * @since 0.1.0
@@ -259,33 +259,36 @@ export const repository = Repository.make(
     }
 
     /**
-     * SQLite, a batch held on a plan its unit just opened: the batch's row, then its moves on every
-     * account it names (none moved: a row as it was) in one statement that answers the rows as
-     * moved. The model checks the batch against the accounts as they were before (the moves taken
-     * back off) and refuses with a defect, which rolls the unit back with what was written: no
-     * read of the accounts first. Undefined when it does not apply (PostgreSQL, outside a unit, or
-     * accounts the unit keeps already, which it reads from memory anyway).
+     * SQLite, a batch held (or posted: into `own`) on a plan its unit just opened: the batch's
+     * row, then its moves on every account it names (none moved: a row as it was) in one statement
+     * that answers the rows as moved. The model checks the batch against the accounts as they were
+     * before (the moves taken back off) and refuses with a defect, which rolls the unit back with
+     * what was written: no read of the accounts first. Undefined when it does not apply
+     * (PostgreSQL, outside a unit, or accounts the unit keeps already, which it reads from memory
+     * anyway).
      */
-    const holdWritingFirst = (into: Kept | undefined, planID: string, batch: Batch, ids: ReadonlyArray<number>) =>
+    const holdWritingFirst = (op: "hold" | "post", into: Kept | undefined, planID: string, batch: Batch, ids: ReadonlyArray<number>) =>
       !sqlite || into === undefined || ids.length === 0 || ids.every((id) => into.accounts.has(id))
         ? undefined
         : Effect.gen(function*() {
           const diffs = Model.diffsOf([batch])
           yield* writeAll(sql, [insertBatch(planID, batch)])
-          const moved = accountsById(
-            yield* ledgerLocking(moveAccounts(
-              ids.map((id) => [id, [0, diffs.get(id)?.minDiff ?? 0, diffs.get(id)?.maxDiff ?? 0]] as const),
-              sql` RETURNING id, currency, own, min_diff, max_diff`
-            ))
-          )
-          const before = new Map([...moved].map(([id, a]) => {
-            const d = diffs.get(id)
-            return [id, d === undefined ? a : { ...a, minDiff: a.minDiff - d.minDiff, maxDiff: a.maxDiff - d.maxDiff }] as const
+          const moves = ids.map((id) => [id, movesOf(op, diffs.get(id))] as const)
+          const moved = accountsById(yield* ledgerLocking(moveAccounts(moves, sql` RETURNING id, currency, own, min_diff, max_diff`)))
+          const before = new Map(moves.flatMap(([id, [own, min, max]]) => {
+            const a = moved.get(id)
+            return a === undefined ? [] : [[id, { ...a, own: a.own - own, minDiff: a.minDiff - min, maxDiff: a.maxDiff - max }] as const]
           }))
-          const decided = Model.hold(planState(planID, "hold", [], before), planID, batch)
-          if (Either.isLeft(decided)) return yield* refuse("hold")(decided.left)
+          const decided = op === "hold"
+            ? Model.hold(planState(planID, "hold", [], before), planID, batch)
+            : Model.post({ accounts: before, plans: new Map() }, planID, batch)
+          if (Either.isLeft(decided)) return yield* refuse(op)(decided.left)
           keep(into, planID, decided.right)
         })
+
+    /** What a hold (pending parts) or a post (`own`) adds to an account's columns. */
+    const movesOf = (op: "hold" | "post", d: Model.AccountDiff | undefined): readonly [number, number, number] =>
+      op === "hold" ? [0, d?.minDiff ?? 0, d?.maxDiff ?? 0] : [d?.net ?? 0, 0, 0]
 
     const insertBatch = (planID: string, batch: Batch) =>
       inserting(
@@ -317,12 +320,12 @@ export const repository = Repository.make(
      * back (the plan was there already, or no account was): `hold` then takes the long way, which
      * locks the plan before its accounts, as commit and rollback do.
      */
-    const openLocking = (planID: string, ids: ReadonlyArray<number>) =>
+    const openLocking = (planID: string, ids: ReadonlyArray<number>, state: "hold" | "commit") =>
       sql.onDialectOrElse({
         pg: () =>
           ids.length === 0 ? Effect.succeedNone : withHeldWrites(sql, ledgerTables, (along) => {
             const opened = sql`opened AS (
-              INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })} ON CONFLICT DO NOTHING RETURNING id)`
+              INSERT INTO ledger_plans ${sql.insert({ id: planID, state })} ON CONFLICT DO NOTHING RETURNING id)`
             const exists = sql`EXISTS (SELECT 1 FROM opened)`
             const locking = (ctes: Statement.Fragment, condition: Statement.Fragment) =>
               sql`WITH ${ctes}
@@ -519,7 +522,7 @@ export const repository = Repository.make(
           let accounts: ReadonlyMap<number, Model.AccountState>
           const into = yield* kept
           const known = into?.plans.get(planID)
-          const openedLocking = known === undefined ? yield* openLocking(planID, ids) : Option.none()
+          const openedLocking = known === undefined ? yield* openLocking(planID, ids, "hold") : Option.none()
           if (Option.isSome(openedLocking)) {
             plan = Option.some(fresh)
             accounts = openedLocking.value
@@ -529,7 +532,7 @@ export const repository = Repository.make(
           } else {
             const opened = yield* ledgerLocking(sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "hold" })}
               ON CONFLICT DO NOTHING RETURNING id`)
-            const written = opened.length > 0 ? holdWritingFirst(into, planID, batch, ids) : undefined
+            const written = opened.length > 0 ? holdWritingFirst("hold", into, planID, batch, ids) : undefined
             if (written !== undefined) return yield* written
             plan = opened.length > 0 ? Option.some(fresh) : yield* readPlan(planID, true)
             accounts = yield* lockAccounts(ids)
@@ -544,6 +547,41 @@ export const repository = Repository.make(
             insertBatch(planID, batch),
             ...addToAccounts(into, [...Model.diffsOf([batch])].map(([id, d]) => [id, 0, d.minDiff, d.maxDiff] as const))
           ])
+        }).pipe(Effect.orDie),
+
+      post: (planID, batch) =>
+        Effect.gen(function*() {
+          const ids = Model.accountsOf([batch]).filter(Number.isSafeInteger)
+          const into = yield* kept
+          const known = into?.plans.get(planID)
+          // a plan opened here, as committed: its batch's row and `own` moved, nothing pending
+          const posting = (accounts: ReadonlyMap<number, Model.AccountState>) =>
+            Effect.gen(function*() {
+              const decided = Model.post({ accounts, plans: new Map() }, planID, batch)
+              if (Either.isLeft(decided)) return yield* refuse("post")(decided.left)
+              keep(into, planID, decided.right)
+              yield* writeAll(sql, [
+                insertBatch(planID, batch),
+                ...addToAccounts(into, [...Model.diffsOf([batch])].map(([id, d]) => [id, d.net, 0, 0] as const))
+              ])
+            })
+          if (known === undefined) {
+            const openedLocking = yield* openLocking(planID, ids, "commit")
+            if (Option.isSome(openedLocking)) return yield* posting(openedLocking.value)
+            const opened = yield* ledgerLocking(sql`INSERT INTO ledger_plans ${sql.insert({ id: planID, state: "commit" })}
+              ON CONFLICT DO NOTHING RETURNING id`)
+            if (opened.length > 0) {
+              const written = holdWritingFirst("post", into, planID, batch, ids)
+              return yield* (written ?? Effect.flatMap(lockAccounts(ids), posting))
+            }
+          }
+          // a plan there already: a repeated post, or one held with this batch alone (committed then)
+          const plan = yield* readPlan(planID, true)
+          if (Option.isNone(plan)) return yield* Effect.dieMessage(`Ledger.post: plan ${planID} was not created`)
+          const { batches, state } = plan.value
+          const decided = Model.post(planState(planID, state, batches, yield* lockAccounts(ids)), planID, batch)
+          if (Either.isLeft(decided)) return yield* refuse("post")(decided.left)
+          if (state === "hold") return yield* finish("commit", planID)
         }).pipe(Effect.orDie),
 
       commit: (planID) => finish("commit", planID),

@@ -311,6 +311,74 @@ for (const backend of Dialects.backends()) {
         if (backend === "sqlite") assert.strictEqual(texts.length, 5, texts.join("\n---\n"))
       }))
 
+    it.effect("post holds and commits a batch at once: as a hold then a commit, in fewer statements; again it is a no-op", () =>
+      Effect.gen(function*() {
+        const ledger = yield* Ledger
+        const a = yield* threeAccounts
+        const b = yield* threeAccounts
+        const plan = `invoice-${RandomIds.make()}.payment-1`
+        const batch: Batch = { id: 1, postings: flow(a, 1000) }
+        const texts: Array<string> = []
+        yield* tx(ledger.post(plan, batch)).pipe(Statement.withTransformer((statement) => {
+          texts.push(statement.compile()[0])
+          return Effect.succeed(statement)
+        }))
+        yield* tx(Effect.zipRight(ledger.hold(`${plan}-b`, { id: 1, postings: flow(b, 1000) }), ledger.commit(`${plan}-b`)))
+        for (const account of ["merchant", "provider", "system"] as const) {
+          assert.deepStrictEqual(yield* balanceOf(a[account]), yield* balanceOf(b[account]), account)
+        }
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 955, minAvailable: 955, maxAvailable: 955 })
+        assert.deepStrictEqual(yield* ledger.plan(plan), Option.some({ id: plan, state: "commit" as const, batches: [batch] }))
+        // PostgreSQL: the plan opened with its accounts locked, then the batch and the accounts'
+        // update in one statement. SQLite: the plan's insert, the batch's, the accounts' update
+        // (which answers them: no read first)
+        if (backend === "pg") assert.strictEqual(texts.length, 2, texts.join("\n---\n"))
+        if (backend === "sqlite") assert.strictEqual(texts.length, 3, texts.join("\n---\n"))
+
+        // a repeated post is a no-op, in a transaction of its own or after other work in one
+        yield* tx(ledger.post(plan, JSON.parse(JSON.stringify(batch))))
+        yield* tx(Effect.zipRight(ledger.hold(`${plan}-c`, { id: 1, postings: flow(a, 10) }), ledger.post(plan, batch)))
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 955, minAvailable: 955, maxAvailable: 965 })
+        assert.deepStrictEqual(Option.map(yield* ledger.plan(plan), (p) => p.batches), Option.some([batch]))
+
+        // a post of a plan held with this batch alone commits it
+        yield* tx(ledger.post(`${plan}-c`, { id: 1, postings: flow(a, 10) }))
+        assert.deepStrictEqual(yield* balanceOf(a.merchant), { own: 965, minAvailable: 965, maxAvailable: 965 })
+        assert.deepStrictEqual(Option.map(yield* ledger.plan(`${plan}-c`), (p) => p.state), Option.some("commit" as const))
+      }))
+
+    it.effect("post: misuse is a defect with the reason, and a refused or rolled-back post leaves no trace", () =>
+      Effect.gen(function*() {
+        const ledger = yield* Ledger
+        const a = yield* threeAccounts
+        const usd = yield* tx(ledger.account({ kind: "system", partyID: `p-${a.merchant}`, currency: "USD" }))
+        const plan = `post-misuse-${a.merchant}`
+        yield* tx(ledger.post(plan, { id: 1, postings: flow(a, 100) }))
+        const before = yield* Effect.all([balanceOf(a.merchant), balanceOf(a.provider), balanceOf(a.system)])
+        // another batch on a posted plan, a held plan with other batches, a rolled-back plan
+        assert.match((yield* defect(tx(ledger.post(plan, { id: 1, postings: flow(a, 101) }))))!, /Ledger\.post: plan .* held with other batches/)
+        assert.match((yield* defect(tx(ledger.post(plan, { id: 2, postings: flow(a, 100) }))))!, /held with other batches/)
+        const held = `${plan}-held`
+        yield* tx(ledger.hold(held, { id: 1, postings: flow(a, 50) }))
+        yield* tx(ledger.hold(held, { id: 2, postings: flow(a, 60) }))
+        assert.match((yield* defect(tx(ledger.post(held, { id: 1, postings: flow(a, 50) }))))!, /held with other batches/)
+        assert.deepStrictEqual(Option.map(yield* ledger.plan(held), (p) => p.state), Option.some("hold" as const))
+        yield* tx(ledger.rollback(held))
+        const rolledBack = `${plan}-rolled-back`
+        yield* tx(ledger.hold(rolledBack, { id: 1, postings: flow(a, 70) }))
+        yield* tx(ledger.rollback(rolledBack))
+        assert.match((yield* defect(tx(ledger.post(rolledBack, { id: 1, postings: flow(a, 70) }))))!, /rolled back/)
+        // refused on a plan its transaction opens (SQLite writes first, then checks): nothing stays
+        const fresh = `${plan}-fresh`
+        assert.match((yield* defect(tx(ledger.post(fresh, { id: 1, postings: [posting(a.provider, a.merchant, 5), posting(a.provider, usd, 1)] }))))!, /Ledger\.post: .*is in RUB/)
+        assert.match((yield* defect(tx(ledger.post(fresh, { id: 1, postings: [] }))))!, /no postings/)
+        assert.isTrue(Option.isNone(yield* ledger.plan(fresh)))
+        // a post whose transaction fails
+        assert.strictEqual(yield* tx(Effect.zipRight(ledger.post(fresh, { id: 1, postings: flow(a, 30) }), Effect.fail("abort" as const))).pipe(Effect.flip), "abort")
+        assert.isTrue(Option.isNone(yield* ledger.plan(fresh)))
+        assert.deepStrictEqual(yield* Effect.all([balanceOf(a.merchant), balanceOf(a.provider), balanceOf(a.system)]), before)
+      }))
+
     // (memory has no savepoints: a nested transaction joins the outer one)
     if (backend !== "memory") it.effect("a savepoint rolled back inside a transaction: what its hold wrote is forgotten, then read again", () =>
       Effect.gen(function*() {

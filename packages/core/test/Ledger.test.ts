@@ -98,14 +98,18 @@ const batchArb: FastCheck.Arbitrary<{ batch: Batch; valid: boolean }> = FastChec
 })
 
 type Op =
-  | { readonly _tag: "hold"; readonly plan: string; readonly batch: Batch; readonly valid: boolean }
+  | { readonly _tag: "hold" | "post"; readonly plan: string; readonly batch: Batch; readonly valid: boolean }
   | { readonly _tag: "commit" | "rollback"; readonly plan: string }
 
-/** A generated step: `next` holds with the id after the plan's last, `resend` re-holds a held batch. */
+/**
+ * A generated step: `next` holds with the id after the plan's last, `resend` re-holds a held
+ * batch, `repost` posts a copy of the plan's first batch.
+ */
 type Step =
   | Op
   | { readonly _tag: "next"; readonly plan: string; readonly batch: Batch; readonly valid: boolean }
   | { readonly _tag: "resend"; readonly plan: string; readonly pick: number }
+  | { readonly _tag: "repost"; readonly plan: string }
 
 const planArb = FastCheck.constantFrom("plan-a", "plan-b", "plan-c", "plan-d", "plan-e")
 
@@ -113,6 +117,8 @@ const stepArb: FastCheck.Arbitrary<Step> = FastCheck.oneof(
   { weight: 3, arbitrary: FastCheck.tuple(planArb, batchArb).map(([plan, b]): Step => ({ _tag: "hold", plan, ...b })) },
   { weight: 3, arbitrary: FastCheck.tuple(planArb, batchArb).map(([plan, b]): Step => ({ _tag: "next", plan, ...b })) },
   { weight: 1, arbitrary: FastCheck.tuple(planArb, FastCheck.nat()).map(([plan, pick]): Step => ({ _tag: "resend", plan, pick })) },
+  { weight: 2, arbitrary: FastCheck.tuple(planArb, batchArb).map(([plan, b]): Step => ({ _tag: "post", plan, ...b })) },
+  { weight: 1, arbitrary: planArb.map((plan): Step => ({ _tag: "repost", plan })) },
   { weight: 2, arbitrary: planArb.map((plan): Step => ({ _tag: "commit", plan })) },
   { weight: 2, arbitrary: planArb.map((plan): Step => ({ _tag: "rollback", plan })) }
 )
@@ -131,13 +137,19 @@ const resolve = (plans: ReadonlyMap<string, { readonly batches: ReadonlyArray<Ba
         ? { _tag: "commit", plan: step.plan }
         : { _tag: "hold", plan: step.plan, batch: JSON.parse(JSON.stringify(batch)), valid: true }
     }
+    case "repost": {
+      const batch = batches[0]
+      return batch === undefined
+        ? { _tag: "commit", plan: step.plan }
+        : { _tag: "post", plan: step.plan, batch: JSON.parse(JSON.stringify(batch)), valid: true }
+    }
     default:
       return step
   }
 }
 
 const apply = (s: State, op: Op) =>
-  op._tag === "hold" ? Model.hold(s, op.plan, op.batch) : (op._tag === "commit" ? Model.commit : Model.rollback)(s, op.plan)
+  op._tag === "hold" ? Model.hold(s, op.plan, op.batch) : op._tag === "post" ? Model.post(s, op.plan, op.batch) : (op._tag === "commit" ? Model.commit : Model.rollback)(s, op.plan)
 
 // --- an independent oracle: plan states and batches, and balances posting by posting ----------
 
@@ -160,6 +172,19 @@ const oracleStep = (plans: Map<string, OraclePlan>, op: Op): "refused" | "noop" 
     }
     if (!op.valid) return "refused"
     plans.set(op.plan, { state: "hold", batches: [...(plan?.batches ?? []), op.batch] })
+    return "applied"
+  }
+  if (op._tag === "post") {
+    if (plan === undefined) {
+      if (!op.valid) return "refused"
+      plans.set(op.plan, { state: "commit", batches: [op.batch] })
+      return "applied"
+    }
+    const only = plan.batches.length === 1 ? plan.batches[0]! : undefined
+    if (only === undefined || only.id !== op.batch.id || !samePostings(only, op.batch)) return "refused"
+    if (plan.state === "commit") return "noop"
+    if (plan.state !== "hold") return "refused"
+    plan.state = "commit"
     return "applied"
   }
   if (plan === undefined) return "refused"
@@ -196,7 +221,7 @@ const balances = (s: State) => ALL.map((id) => ({ id, ...Model.balanceOf(s.accou
 
 describe("LedgerModel", () => {
   it.prop(
-    "random hold/commit/rollback sequences keep the invariants, conserve money and match the oracle",
+    "random hold/post/commit/rollback sequences keep the invariants, conserve money and match the oracle",
     [FastCheck.array(stepArb, { minLength: 10, maxLength: 40 })],
     ([steps]) => {
       let state = initial
@@ -330,6 +355,24 @@ describe("LedgerModel", () => {
       ]), "p"))
       const direct = right(Model.commit(holdAll(initial, "q", [{ id: 1, postings: flow(captured) }]), "q"))
       assert.deepStrictEqual(balances(partial), balances(direct))
+    },
+    { fastCheck: { numRuns: 200 } }
+  )
+
+  it.prop(
+    "a post is a hold then a commit; again it is a no-op; on a plan held with other batches or rolled back it is refused",
+    [batchArb, batchArb.filter((b) => b.valid)],
+    ([{ batch, valid }, other]) => {
+      const posted = Model.post(initial, "p", batch)
+      if (!valid) return void reason(posted)
+      const state = right(posted)
+      assert.deepStrictEqual(snapshot(state), snapshot(right(Model.commit(right(Model.hold(initial, "p", batch)), "p"))))
+      assert.strictEqual(right(Model.post(state, "p", JSON.parse(JSON.stringify(batch)))), state)
+      assert.match(reason(Model.post(state, "p", { ...batch, postings: [...batch.postings, ...other.batch.postings] })), /held with other batches/)
+      const held = right(Model.hold(right(Model.hold(initial, "q", batch)), "q", { ...other.batch, id: batch.id + 1 }))
+      assert.match(reason(Model.post(held, "q", batch)), /held with other batches/)
+      assert.match(reason(Model.post(right(Model.rollback(right(Model.hold(initial, "r", batch)), "r")), "r", batch)), /rolled back/)
+      assert.deepStrictEqual(snapshot(right(Model.post(right(Model.hold(initial, "s", batch)), "s", batch))), snapshot(right(Model.commit(right(Model.hold(initial, "s", batch)), "s"))))
     },
     { fastCheck: { numRuns: 200 } }
   )

@@ -206,21 +206,22 @@ for (const dialect of Dialects.dialects()) {
  * PostgreSQL: the payment: its invoice with its resource, one read; the invoice's update (checked as it
  * goes) with the payment, its event and timers; the card read; the acquirer's authorisation and
  * capture, then one transaction: the payment's and the invoice's updates (the invoice as the
- * payment's creation wrote it, no read), checked, with the ledger's plan opened and its accounts
- * locked; the hold's and the commit's writes (their account moves netted), the event and timers.
+ * payment's creation wrote it, no read), checked, with the ledger's plan opened (committed: the
+ * flow posted at once) and its accounts locked; the batch's and the accounts' writes, the event
+ * and timers.
  * The refund: the payment with its refunds and chargebacks, one read; the payment's update,
  * checked, and the refund with the ledger's hold; its writes with the refund's event; the
  * acquirer's answer, settled on what the refund's creation left (the payment's update, checked
  * at the version created, and the refund's, with the plan and its accounts locked; the writes).
  * SQLite sends its writes one by one, on the connection its group commit holds (an event with its
- * outbox row, by the insert's trigger); its ledger reads no account first: a hold on a plan
- * just opened, and a commit of a plan held before (its state's update answers its batches), check
- * the accounts as their update answers them (the commit after the hold, the refund's balance
- * after its hold read nothing).
+ * outbox row, by the insert's trigger); its ledger reads no account first: the instant payment's
+ * post (the plan's insert, its batch's, the accounts' update), a hold on a plan just opened, and
+ * a commit of a plan held before (its state's update answers its batches), check the accounts as
+ * their update answers them (the refund's balance after its hold reads nothing).
  */
 const EXPECTED: Record<Dialects.Dialect, { readonly createPayment: number; readonly createRefund: number }> = {
   pg: { createPayment: 5, createRefund: 5 },
-  sqlite: { createPayment: 17, createRefund: 15 }
+  sqlite: { createPayment: 15, createRefund: 15 }
 }
 
 /**

@@ -274,6 +274,23 @@ export const rollback = (state: LedgerState, planID: string): Either.Either<Ledg
   }))
 
 /**
+ * Holds a batch on a new plan and commits it at once: the checks of a hold then a commit, and
+ * the accounts' `own` moved by the batch's nets (nothing pending in between). Repeating a post
+ * (the plan holding exactly this batch, committed) is a no-op; a plan held with exactly this
+ * batch is committed; any other plan (other batches, rolled back) is refused.
+ *
+ * @since 0.1.0
+ */
+export const post = (state: LedgerState, planID: string, batch: Batch): Either.Either<LedgerState, LedgerError> => {
+  const plan = state.plans.get(planID)
+  if (plan !== undefined && !(plan.batches.length === 1 && sameBatch(plan.batches[0]!, batch))) {
+    return refuse(`plan ${planID} to post was held with other batches`)
+  }
+  if (plan?.state === "commit") return Either.right(state)
+  return Either.flatMap(plan === undefined ? hold(state, planID, batch) : Either.right(state), (held) => commit(held, planID))
+}
+
+/**
  * The violated invariants of a ledger whose accounts opened at zero (empty when it is sound):
  * every batch's postings sum to zero per currency; each account's `own` is the sum of its
  * committed nets, `minDiff` / `maxDiff` the sums of the negative / positive nets of its held

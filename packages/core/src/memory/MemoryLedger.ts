@@ -67,14 +67,14 @@ export const layerMemory: Layer.Layer<Ledger, never, MemoryStore> = Layer.effect
       })
 
     const decide = (
-      op: "hold" | "commit" | "rollback",
+      op: "hold" | "post" | "commit" | "rollback",
       planID: string,
       decision: (state: Model.LedgerState) => Either.Either<Model.LedgerState, Model.LedgerError>,
       batch?: Batch
     ) =>
       store.transaction(Effect.gen(function*() {
         const { plan, state } = yield* stateOf(planID, batch)
-        if (op !== "hold") {
+        if (op === "commit" || op === "rollback") {
           if (Option.isNone(plan)) return yield* Effect.dieMessage(`Ledger.${op}: plan ${planID} is not held`)
           if (plan.value.state === op) return
         }
@@ -101,6 +101,7 @@ export const layerMemory: Layer.Layer<Ledger, never, MemoryStore> = Layer.effect
           Option.map(({ key, state }) => ({ id: state.id, currency: state.currency, ...Model.balanceOf(state), key }))
         ),
       hold: (planID, batch) => decide("hold", planID, (state) => Model.hold(state, planID, stored(batch)), stored(batch)),
+      post: (planID, batch) => decide("post", planID, (state) => Model.post(state, planID, stored(batch)), stored(batch)),
       commit: (planID) => decide("commit", planID, (state) => Model.commit(state, planID)),
       rollback: (planID) => decide("rollback", planID, (state) => Model.rollback(state, planID)),
       plan: (planID) => plans.get(planID)

@@ -88,7 +88,7 @@ export const make = (ctx: PaymentContext) => {
         const after = yield* save(steps[steps.length - 1]!)
         // the invoice before the ledger, whose reads leave the invoice's write waiting
         const settled = yield* settleInvoice(after, at, stale ? knownInvoice : undefined)
-        for (let i = 1; i < steps.length; i++) yield* post(steps[i - 1]!, steps[i]!)
+        yield* post(steps)
         // The CVV serves the authorisation only: its session goes with the outcome that ends
         // it (processed, or failed: declined, past the deadline, a challenge abandoned).
         if (before.status === "pending" && after.status !== "pending" && after.vaultSession !== undefined) {

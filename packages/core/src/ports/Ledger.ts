@@ -77,6 +77,11 @@ export class Ledger extends Context.Tag("kassa/Ledger")<Ledger, {
   readonly hold: (planID: string, batch: Batch) => Effect.Effect<void>
   /** Moves every held batch into `own`. Repeating a commit is a no-op. */
   readonly commit: (planID: string) => Effect.Effect<void>
+  /**
+   * Holds a batch on a new plan and commits it at once (one operation for a unit that would hold
+   * then commit). Repeating a post is a no-op; a plan held with other batches is misuse (a defect).
+   */
+  readonly post: (planID: string, batch: Batch) => Effect.Effect<void>
   /** Releases every held batch. Repeating a rollback is a no-op. */
   readonly rollback: (planID: string) => Effect.Effect<void>
   readonly plan: (planID: string) => Effect.Effect<Option.Option<Plan>>

@@ -128,7 +128,8 @@ interface Settable {
  */
 const servingAnnotated = <A, E, R>(principal: Principal.Principal, requestId: string, serve: () => Effect.Effect<A, E, R>) =>
   Effect.withFiberRuntime<A, E, R>((fiber) => {
-    ;(fiber as unknown as Settable).setFiberRefs(principalAnnotated(fiber.id(), fiber.getFiberRefs(), principal, requestId))
+    const settable = fiber as unknown as Settable
+    settable.setFiberRefs(principalAnnotated(fiber.id(), fiber.getFiberRefs(), principal, requestId))
     return serve()
   })
 

@@ -41,8 +41,10 @@ import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import type * as Fiber from "effect/Fiber"
 import * as FiberId from "effect/FiberId"
 import * as FiberRef from "effect/FiberRef"
+import * as FiberRefs from "effect/FiberRefs"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as RealTime from "./internal/realTime.js"
@@ -114,6 +116,21 @@ export class RequestReplays extends Context.Tag("kassa/RequestReplays")<RequestR
  * @since 0.1.0
  */
 export const claim = (claim: Claim): Effect.Effect<void> => FiberRef.set(currentClaim, claim)
+
+/** Effect's fiber, with the method `Effect.updateFiberRefs` calls on it (its public type does not show it). */
+interface Settable {
+  readonly setFiberRefs: (refs: FiberRefs.FiberRefs) => void
+}
+
+/**
+ * `claim`, in the step the caller is in: gives `fiber`, the running fiber (the caller's
+ * `Effect.withFiberRuntime` or a continuation of it), `claim`. For a request's path, where
+ * `claim` then the request would cost three steps.
+ *
+ * @since 0.1.0
+ */
+export const claimOn = (fiber: Fiber.RuntimeFiber<unknown, unknown>, claim: Claim): void =>
+  (fiber as unknown as Settable).setFiberRefs(FiberRefs.updateAs(fiber.getFiberRefs(), { fiberId: fiber.id(), fiberRef: currentClaim, value: claim }))
 
 interface InFlight {
   readonly claim: Claim

@@ -106,9 +106,11 @@ for (const dialect of Dialects.dialects()) {
         // createInvoice 167 on PostgreSQL, getInvoiceByID 34 and 33 (174, 37 and 36 with the body
         // and the JSON read through `Effect.orDie`, HttpApi's error table, the edge's recovery and
         // the endpoint's decode failures each a step of every request); SQLite's createInvoice
-        // waits on its writer as it happens to be busy (280 to 333 seen), so it is bounded loosely
-        assert.isAtMost(create.steps, dialect === "pg" ? 169 : 345)
-        assert.isAtMost(read.steps, dialect === "pg" ? 36 : 35)
+        // waits on its writer as it happens to be busy (280 to 333 seen), so it is bounded loosely.
+        // createInvoice 158 on PostgreSQL, getInvoiceByID 32 and 31 (163, 34 and 33 with the replay
+        // claim set by a step of its own, the principal by an `Effect.updateFiberRefs` and a zipRight)
+        assert.isAtMost(create.steps, dialect === "pg" ? 160 : 345)
+        assert.isAtMost(read.steps, dialect === "pg" ? 34 : 33)
       }))
   })
 }

@@ -16,6 +16,7 @@ import { Now } from "@kassa/core"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import type * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as ReplayKeys from "./ReplayKeys.js"
 
@@ -77,9 +78,10 @@ export type Replaying = <E, R>(
 
 /**
  * Every request with an id goes through here, so it is written for few Effect steps: the store's
- * `start` and `finish` are synchronous, the claim is set on the request's own fiber (it ends with
- * the request; `Effect.locally` would cost a scope of its own), the outcome is matched once, and
- * the answer is taken by the caller's pre-response handler (`Exchange`), not one of its own.
+ * `start` and `finish` are synchronous, the claim is set on the request's own fiber in the step
+ * that reads the clock (it ends with the request; `Effect.locally` would cost a scope of its own,
+ * `SqlRequestReplays.claim` three steps), the outcome is matched once, and the answer is taken by
+ * the caller's pre-response handler (`Exchange`), not one of its own.
  */
 const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestReplays>): Replaying =>
 <E, R>(
@@ -98,15 +100,21 @@ const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestRe
    * wrote nothing (a refusal, say: what the first one did may have made it one) replays the
    * stored answer if there is one, or answers its own: only then is the store read first.
    */
-  const run = (keys: ReplayKeys.ReplayKeys, claim: SqlRequestReplays.Claim, again: boolean): Handled<E, R> =>
-    Effect.matchCauseEffect(Effect.zipRight(SqlRequestReplays.claim(claim), handled), {
+  const run = (
+    fiber: Fiber.RuntimeFiber<unknown, unknown>,
+    keys: ReplayKeys.ReplayKeys,
+    claim: SqlRequestReplays.Claim,
+    again: boolean
+  ): Handled<E, R> => {
+    SqlRequestReplays.claimOn(fiber, claim)
+    return Effect.matchCauseEffect(handled, {
       onFailure: (cause) => {
         if (SqlRequestReplays.isDuplicate(cause)) {
           return Effect.flatMap(store.stored(claim, "wait"), (stored) =>
             stored._tag === "Replay"
               ? Effect.succeed(responseOf(keys, stored.answer))
               : stored._tag === "Expired" && !again
-              ? run(keys, claim, true)
+              ? run(fiber, keys, claim, true)
               : Effect.succeed(lost))
         }
         if (Cause.isInterruptedOnly(cause)) {
@@ -118,21 +126,23 @@ const replaying = (store: Context.Tag.Service<typeof SqlRequestReplays.RequestRe
       },
       onSuccess: (response) => claim.taken ? Effect.succeed(response) : orStored(keys, claim, Effect.succeed(response))
     })
+  }
 
   const orStored = (keys: ReplayKeys.ReplayKeys, claim: SqlRequestReplays.Claim, own: Handled<E, R>): Handled<E, R> =>
     Effect.flatMap(store.stored(claim, "now"), (stored) => stored._tag === "Replay" ? Effect.succeed(responseOf(keys, stored.answer)) : own)
 
-  const started = (keys: ReplayKeys.ReplayKeys, start: SqlRequestReplays.Start): Handled<E, R> => {
+  // (`fiber` is the request's, running each continuation here)
+  const started = (fiber: Fiber.RuntimeFiber<unknown, unknown>, keys: ReplayKeys.ReplayKeys, start: SqlRequestReplays.Start): Handled<E, R> => {
     if (start._tag === "Replay") return Effect.succeed(responseOf(keys, start.answer))
-    if (start._tag === "Wait") return Effect.flatMap(start.wait, (next) => started(keys, next))
+    if (start._tag === "Wait") return Effect.flatMap(start.wait, (next) => started(fiber, keys, next))
     const claim = start.claim
     exchange.answered = (response) => store.finish(claim, answerOf(keys, response))
-    return run(keys, claim, false)
+    return run(fiber, keys, claim, false)
   }
 
-  return Now.flatMap((now) => {
+  return Effect.withFiberRuntime((fiber) => {
     const keys = ReplayKeys.derive({ requestId, authorization: request.headers.authorization ?? "", method: request.method, url, body })
-    return started(keys, store.start(keys.id, now))
+    return started(fiber, keys, store.start(keys.id, Now.unsafeOf(fiber)))
   })
 }
 

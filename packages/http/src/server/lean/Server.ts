@@ -12,6 +12,8 @@ import * as NodeHttpPlatform from "@effect/platform-node/NodeHttpPlatform"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as Etag from "@effect/platform/Etag"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as Effect from "effect/Effect"
@@ -33,7 +35,14 @@ export const make = (evaluate: () => Http.Server, options: Net.ListenOptions) =>
         Effect.gen(function*() {
           const fallback = yield* NodeHttpServer.makeHandler(app, middleware!)
           const lean = yield* Effect.serviceOption(LeanRouter)
-          const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+          // Each fork copies every fiber ref of the runtime: not the two only the platform's
+          // handler (the fallback) reads, the router's settings and the request spans' switch.
+          const runFork = Runtime.runFork(
+            (yield* Effect.runtime<never>()).pipe(
+              Runtime.deleteFiberRef(HttpRouter.currentRouterConfig),
+              Runtime.deleteFiberRef(HttpMiddleware.currentTracerDisabledWhen)
+            )
+          )
           const handler = Option.isNone(lean) ? fallback : (request: Http.IncomingMessage, response: Http.ServerResponse) => {
             const program = lean.value(request, response)
             if (program === undefined) return fallback(request, response)

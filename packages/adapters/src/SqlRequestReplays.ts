@@ -35,6 +35,7 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import * as Fibers from "@kassa/core/Fibers"
 import { Transactions } from "@kassa/core/ports/Transactions"
 import * as Context from "effect/Context"
 import * as Chunk from "effect/Chunk"
@@ -117,11 +118,6 @@ export class RequestReplays extends Context.Tag("kassa/RequestReplays")<RequestR
  */
 export const claim = (claim: Claim): Effect.Effect<void> => FiberRef.set(currentClaim, claim)
 
-/** Effect's fiber, with the method `Effect.updateFiberRefs` calls on it (its public type does not show it). */
-interface Settable {
-  readonly setFiberRefs: (refs: FiberRefs.FiberRefs) => void
-}
-
 /**
  * `claim`, in the step the caller is in: gives `fiber`, the running fiber (the caller's
  * `Effect.withFiberRuntime` or a continuation of it), `claim`. For a request's path, where
@@ -130,7 +126,7 @@ interface Settable {
  * @since 0.1.0
  */
 export const claimOn = (fiber: Fiber.RuntimeFiber<unknown, unknown>, claim: Claim): void =>
-  (fiber as unknown as Settable).setFiberRefs(FiberRefs.updateAs(fiber.getFiberRefs(), { fiberId: fiber.id(), fiberRef: currentClaim, value: claim }))
+  Fibers.unsafeSetRefs(fiber, FiberRefs.updateAs(fiber.getFiberRefs(), { fiberId: fiber.id(), fiberRef: currentClaim, value: claim }))
 
 interface InFlight {
   readonly claim: Claim

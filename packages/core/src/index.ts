@@ -68,6 +68,8 @@ export * as RandomizeAmount from "./invoice/RandomizeAmount.js"
 /** @since 0.1.0 */
 export * as Time from "./Time.js"
 /** @since 0.1.0 */
+export * as Fibers from "./Fibers.js"
+/** @since 0.1.0 */
 export * as Now from "./Now.js"
 /** @since 0.1.0 */
 export * as Card from "./payment/Card.js"

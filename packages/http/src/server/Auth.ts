@@ -5,6 +5,7 @@
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Authenticator, Errors, Principal } from "@kassa/core"
+import * as Fibers from "@kassa/core/Fibers"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type * as FiberId from "effect/FiberId"
@@ -116,11 +117,6 @@ const principalAnnotated = (fiberId: FiberId.Single, refs: FiberRefs.FiberRefs, 
     ]
   })
 
-/** Effect's fiber, with the method `Effect.updateFiberRefs` calls on it (its public type does not show it). */
-interface Settable {
-  readonly setFiberRefs: (refs: FiberRefs.FiberRefs) => void
-}
-
 /**
  * `serve()` with the principal and the annotation set on the fiber that runs it, in one step:
  * `Effect.updateFiberRefs` then `serve()` would cost two more. (The fiber, not the request's:
@@ -128,8 +124,7 @@ interface Settable {
  */
 const servingAnnotated = <A, E, R>(principal: Principal.Principal, requestId: string, serve: () => Effect.Effect<A, E, R>) =>
   Effect.withFiberRuntime<A, E, R>((fiber) => {
-    const settable = fiber as unknown as Settable
-    settable.setFiberRefs(principalAnnotated(fiber.id(), fiber.getFiberRefs(), principal, requestId))
+    Fibers.unsafeSetRefs(fiber, principalAnnotated(fiber.id(), fiber.getFiberRefs(), principal, requestId))
     return serve()
   })
 

@@ -6,6 +6,7 @@
  * copies of the fiber's refs; a transaction, already uninterruptible, sets them all in the step
  * it is in, and puts them back in one more, each time in one copy of the fiber's refs.
  */
+import * as Fibers from "@kassa/core/Fibers"
 import type * as SqlConnection from "@effect/sql/SqlConnection"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -74,11 +75,6 @@ export const routed = (of: (fiber: Fiber.RuntimeFiber<unknown, unknown>) => SqlC
   }
 }
 
-/** Effect's fiber, with the method `Effect.updateFiberRefs` calls on it (its public type does not show it). */
-interface Settable {
-  readonly setFiberRefs: (refs: FiberRefs.FiberRefs) => void
-}
-
 /**
  * Sets every ref of `locals` on `fiber`, in the one step the caller is in: as `FiberRef.set` does
  * ref by ref, but in one copy of the fiber's refs (each `FiberRef.set` copies them all).
@@ -87,8 +83,7 @@ const setOn = <A, E>(fiber: Fiber.RuntimeFiber<A, E>, locals: ReadonlyArray<Loca
   if (!Arr.isNonEmptyReadonlyArray(locals)) return Effect.void
   const id = fiber.id()
   const entries = Arr.map(locals, ([ref, value]) => [ref, [[id, value]]] as const)
-  const settable = fiber as unknown as Settable
-  settable.setFiberRefs(FiberRefs.updateManyAs(fiber.getFiberRefs(), { entries }))
+  Fibers.unsafeSetRefs(fiber, FiberRefs.updateManyAs(fiber.getFiberRefs(), { entries }))
   return Effect.void
 }
 

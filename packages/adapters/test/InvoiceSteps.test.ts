@@ -3,23 +3,19 @@
  * it (no tracing, no statement counting). A count, so it pins what a CPU figure cannot.
  */
 import { assert, layer } from "@effect/vitest"
-import { Kassa } from "@kassa/adapters"
 import { InvoiceService } from "@kassa/core"
-import { Dialects, Fixtures, TestDatabase } from "@kassa/testing"
+import { Dialects, Fixtures } from "@kassa/testing"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as RuntimeFlags from "effect/RuntimeFlags"
 import * as RuntimeFlagsPatch from "effect/RuntimeFlagsPatch"
+import { kassaOn } from "./support/KassaOn.js"
 import { Steps } from "./support/Supervisors.js"
 
 const YEAR = 365 * 24 * 3_600_000
 
-const stack = (dialect: Dialects.Dialect) =>
-  Layer.unwrapScoped(Effect.map(TestDatabase.acquire(dialect), (place) => Kassa.layer(place)))
-
 for (const dialect of Dialects.dialects()) {
-  layer(stack(dialect), { timeout: "60 seconds", excludeTestServices: true })(`Invoice creation's steps [${dialect}]`, (it) => {
+  layer(kassaOn(dialect), { timeout: "60 seconds", excludeTestServices: true })(`Invoice creation's steps [${dialect}]`, (it) => {
     it.effect("few: the clock read in the step that uses it, the reference data handed out as loaded", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()

@@ -5,20 +5,17 @@
  * CPU figure cannot.
  */
 import { assert, layer } from "@effect/vitest"
-import { Kassa, SqlTransactions } from "@kassa/adapters"
+import { SqlTransactions } from "@kassa/adapters"
 import { PaymentService } from "@kassa/core"
-import { Dialects, Fixtures, TestDatabase } from "@kassa/testing"
+import { Dialects, Fixtures } from "@kassa/testing"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as RuntimeFlags from "effect/RuntimeFlags"
 import * as RuntimeFlagsPatch from "effect/RuntimeFlagsPatch"
+import { kassaOn } from "./support/KassaOn.js"
 import { Forks, Steps } from "./support/Supervisors.js"
 
-const stack = (dialect: Dialects.Dialect) =>
-  Layer.unwrapScoped(Effect.map(TestDatabase.acquire(dialect), (place) => Kassa.layer(place)))
-
 for (const dialect of Dialects.dialects()) {
-  layer(stack(dialect), { timeout: "60 seconds", excludeTestServices: true })(`A payment's steps [${dialect}]`, (it) => {
+  layer(kassaOn(dialect), { timeout: "60 seconds", excludeTestServices: true })(`A payment's steps [${dialect}]`, (it) => {
     it.effect("few, and one fiber: the background work's own (the acquirer keeps the deadline)", () =>
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()

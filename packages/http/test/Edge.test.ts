@@ -31,15 +31,7 @@ const notFound = (response: TestServer.RawResponse, label = "") => {
 }
 
 const invoiceBody = (shopID: string, overrides: Record<string, unknown> = {}) =>
-  Effect.map(Clock.currentTimeMillis, (now) => ({
-    shopID,
-    dueDate: new Date(now + 86_400_000).toISOString(),
-    amount: 1000,
-    currency: "RUB",
-    product: "Tea",
-    metadata: {},
-    ...overrides
-  }))
+  Effect.map(Clock.currentTimeMillis, (now) => Fixtures.invoiceBody(shopID, now, overrides))
 
 /** `{a: {a: … {a: 1}}}`, `levels` objects deep. */
 const nested = (levels: number): unknown => {

@@ -136,14 +136,7 @@ for (const dialect of Dialects.dialects()) {
       Effect.gen(function*() {
         const ports = yield* Servers
         const m = yield* Fixtures.merchant()
-        const body = JSON.stringify({
-          shopID: m.shopID,
-          dueDate: new Date(Date.now() + 86_400_000).toISOString(),
-          amount: 1000,
-          currency: "RUB",
-          product: "Goods",
-          metadata: {}
-        })
+        const body = JSON.stringify(Fixtures.invoiceBody(m.shopID, Date.now(), { product: "Goods" }))
         const headers = { authorization: `Bearer ${m.apiKey}`, "content-type": JSON_TYPE }
         for (const [first, second] of [[ports.lean, ports.framework], [ports.framework, ports.lean]] as const) {
           const id = { ...headers, "x-request-id": TestServer.requestId() }

@@ -83,14 +83,7 @@ for (const dialect of Dialects.dialects()) {
       Effect.gen(function*() {
         const m = yield* Fixtures.merchant()
         const headers = { authorization: `Bearer ${m.apiKey}`, "content-type": "application/json" }
-        const body = JSON.stringify({
-          shopID: m.shopID,
-          dueDate: new Date(Date.now() + 86_400_000).toISOString(),
-          amount: 1000,
-          currency: "RUB",
-          product: "Tea",
-          metadata: {}
-        })
+        const body = JSON.stringify(Fixtures.invoiceBody(m.shopID, Date.now()))
         yield* counted("POST", "/v2/processing/invoices", headers, body)
         const create = yield* counted("POST", "/v2/processing/invoices", headers, body)
         assert.strictEqual(create.answer.status, 201, create.answer.body)

@@ -90,6 +90,21 @@ export const invoice = (m: Merchant, amount: number, options: { readonly dueInMs
     return invoice
   })
 
+/**
+ * A createInvoice request's body (the wire's form) for `shopID`, due a day after `now`.
+ *
+ * @since 0.1.0
+ */
+export const invoiceBody = (shopID: string, now: number, overrides: Record<string, unknown> = {}) => ({
+  shopID,
+  dueDate: new Date(now + 86_400_000).toISOString(),
+  amount: 1000,
+  currency: "RUB",
+  product: "Tea",
+  metadata: {},
+  ...overrides
+})
+
 /** A payment resource of the party for a card (a test card's number, say). @since 0.1.0 */
 export const cardResource = (partyID: string, cardNumber: string) =>
   Effect.flatMap(PaymentResources, (resources) =>

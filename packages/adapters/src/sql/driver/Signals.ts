@@ -105,15 +105,6 @@ export const committing = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effe
   })
 
 /**
- * Work that runs apart from the current transaction (background work forked from inside one):
- * its signals are its own.
- *
- * @since 0.1.0 @category combinators
- */
-export const detached = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.locally(effect, heldSignals, undefined)
-
-/**
  * The signals of one database: in-process listeners, and on PostgreSQL (when `PgClient` is
  * there) `LISTEN/NOTIFY` for `events`.
  *

@@ -62,23 +62,24 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.reso
   process.env.KASSA_BUNDLE = bundleOf(labels[0])
   const dev = await startDevKassa(dialect, { name: "coldstart" })
   const dataDir = path.dirname(dev.server.proc.logFile)
-  if (fillS > 0) {
-    const ms = fillS * 1000
-    const invoices = await createInvoiceScenario(dev.server, { connections: 50, durationMs: ms, warmupMs: 0 })
-    const flows = await flowScenario(dev.server, { concurrency: 16, durationMs: ms, warmupMs: 0, pollMs: 20, maxFlowMs: 15_000, ids: [] })
-    const hooks = await webhookScenario(dev.server, { connections: 32, durationMs: ms, hooks: 2, drainMs: 30_000, pacedMs: 0 })
-    console.error(`filled: ${invoices.ok} invoices, ${flows.ok ?? flows.flows ?? "?"} flows, ${hooks.load?.ok ?? "?"} invoices with webhooks`)
-  }
-  await stopProcess(dev.server.proc, { signal: "SIGTERM", timeoutMs: 20_000 })
-  const walBytes = () => {
-    const wal = fs.readdirSync(dataDir).find((f) => f.endsWith("-wal"))
-    return wal === undefined ? 0 : fs.statSync(path.join(dataDir, wal)).size
-  }
-  const wal = []
   const times = Object.fromEntries(labels.map((l) => [l, []]))
   const cpu = Object.fromEntries(labels.map((l) => [l, []]))
   const node = []
+  const wal = []
+  let filled
   try {
+    if (fillS > 0) {
+      const ms = fillS * 1000
+      const invoices = await createInvoiceScenario(dev.server, { connections: 50, durationMs: ms, warmupMs: 0 })
+      const flows = await flowScenario(dev.server, { concurrency: 16, durationMs: ms, warmupMs: 0, pollMs: 20, maxFlowMs: 15_000, ids: [] })
+      const hooks = await webhookScenario(dev.server, { connections: 32, durationMs: ms, hooks: 2, drainMs: 30_000, pacedMs: 0 })
+      filled = { invoices: invoices.ok, flows: flows.ok, invoicesWithWebhooks: hooks.full?.invoices ?? 0 }
+    }
+    await stopProcess(dev.server.proc, { signal: "SIGTERM", timeoutMs: 20_000 })
+    const walBytes = () => {
+      const wal = fs.readdirSync(dataDir).find((f) => f.endsWith("-wal"))
+      return wal === undefined ? 0 : fs.statSync(path.join(dataDir, wal)).size
+    }
     for (let round = 0; round < Number(rounds); round++) {
       node.push(...(await emptyNodeStart({ n: 1 })).times)
       for (const label of round % 2 === 0 ? labels : [...labels].reverse()) {
@@ -90,9 +91,10 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.reso
       }
     }
   } finally {
+    await stopProcess(dev.server.proc, { signal: "SIGTERM", timeoutMs: 20_000 })
     if (dev.database !== undefined) execFileSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-Atqc", `DROP DATABASE ${dev.database}`])
   }
-  const summary = { dialect, filledS: fillS, node: +median(node).toFixed(1), ...(wal.length > 0 ? { walBytesBefore: wal } : {}) }
+  const summary = { dialect, filled, node: +median(node).toFixed(1), ...(wal.length > 0 ? { walBytesBefore: wal } : {}) }
   for (const l of labels) {
     summary[l] = { median: +median(times[l]).toFixed(1), ratioToNode: +(median(times[l]) / median(node)).toFixed(2), cpuMs: median(cpu[l]), times: times[l].map((t) => Math.round(t)) }
   }

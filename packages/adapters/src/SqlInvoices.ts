@@ -112,18 +112,18 @@ export const repository = Repository.make(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const one = (rows: ReadonlyArray<unknown>) => Option.fromNullable(rows[0]).pipe(Option.map(fromRow))
+    // The row, if any, a failure a defect, in one match: `Effect.map` then `Effect.orDie` cost
+    // every read two steps more.
+    const oneOrDie = <E>(rows: Effect.Effect<ReadonlyArray<unknown>, E>) =>
+      Effect.matchEffect(rows, { onFailure: Effect.die, onSuccess: (found) => Effect.succeed(one(found)) })
     const own = sql.literal(columns)
     const setColumns = (i: Invoice.InvoiceRecord) =>
       sql`status = ${i.status}, active_payment_id = ${i.activePaymentID ?? null}, data = ${toJson(dataOf(i))}, version = ${i.version}`
     return {
       findById: (partyID, id) =>
-        Versioned.find(sql, "invoices", id, (lock) => sql`SELECT ${own} FROM invoices WHERE id = ${id} AND party_id = ${partyID} ${lock}`)
-          .pipe(Effect.map(one), Effect.orDie),
+        oneOrDie(Versioned.find(sql, "invoices", id, (lock) => sql`SELECT ${own} FROM invoices WHERE id = ${id} AND party_id = ${partyID} ${lock}`)),
       findByIdUnscoped: (id) =>
-        Versioned.find(sql, "invoices", id, (lock) => sql`SELECT ${own} FROM invoices WHERE id = ${id} ${lock}`).pipe(
-          Effect.map(one),
-          Effect.orDie
-        ),
+        oneOrDie(Versioned.find(sql, "invoices", id, (lock) => sql`SELECT ${own} FROM invoices WHERE id = ${id} ${lock}`)),
       insert: (i) =>
         insert(sql, "invoices", sql`INSERT INTO invoices ${sql.insert(toRow(i))}`),
       update: (i, expected) =>

@@ -4,21 +4,39 @@
  * @since 0.1.0
  */
 import { Errors, Ids, Principal } from "@kassa/core"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 
 const needsApiKey = (message: string) => Effect.fail(new Errors.Unauthorized({ message }))
 
 /**
- * The party of an API-key caller. Access tokens open single resources, not the party's
+ * `f` of the caller's principal, read off the fiber's context in the step that runs `f`: the
+ * principal as an effect, then `f` after it, cost every request five steps more.
+ */
+const withPrincipal = <A, E, R>(
+  f: (principal: Principal.Principal) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R | Principal.CurrentPrincipal> =>
+  Effect.withFiberRuntime((fiber) => f(Context.unsafeGet(fiber.currentContext as Context.Context<Principal.CurrentPrincipal>, Principal.CurrentPrincipal)))
+
+/**
+ * `f` of the party of an API-key caller. Access tokens open single resources, not the party's
  * business, so they are refused here.
  *
  * @since 0.1.0
  */
-export const merchantParty = Effect.gen(function*() {
-  const principal = yield* Principal.CurrentPrincipal
-  if (principal._tag !== "ApiKey") return yield* needsApiKey("This operation needs an API key")
-  return Ids.PartyID.make(principal.partyID)
-})
+export const withMerchantParty = <A, E, R>(
+  f: (party: Ids.PartyID) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E | Errors.Unauthorized, R | Principal.CurrentPrincipal> =>
+  withPrincipal((principal): Effect.Effect<A, E | Errors.Unauthorized, R> =>
+    principal._tag === "ApiKey" ? f(Ids.PartyID.make(principal.partyID)) : needsApiKey("This operation needs an API key")
+  )
+
+/**
+ * The party of an API-key caller (`withMerchantParty`).
+ *
+ * @since 0.1.0
+ */
+export const merchantParty = withMerchantParty(Effect.succeed)
 
 /**
  * Refuses, as an operation outside its scope, what only the merchant may ask inside an operation
@@ -51,17 +69,30 @@ export const namedParty = (partyID: string) =>
 export const anyCaller = Effect.asVoid(Principal.CurrentPrincipal)
 
 /**
- * The party on whose behalf a caller reaches one resource: an API key reaches every resource
+ * `f` of the party on whose behalf a caller reaches one resource: an API key reaches every resource
  * of its party; an access token only the resource it names. Anything else reads as not found
  * (the reference platform masks forbidden reads the same way).
  *
  * @since 0.1.0
  */
-export const resourceParty = (resource: Principal.ResourceType, id: string, what: string) =>
-  Effect.flatMap(Principal.CurrentPrincipal, (principal) => {
-    if (principal._tag === "ApiKey") return Effect.succeed(principal.partyID)
+export const withResourceParty = <A, E, R>(
+  resource: Principal.ResourceType,
+  id: string,
+  what: string,
+  f: (party: string) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E | Errors.NotFound, R | Principal.CurrentPrincipal> =>
+  withPrincipal((principal): Effect.Effect<A, E | Errors.NotFound, R> => {
+    if (principal._tag === "ApiKey") return f(principal.partyID)
     if (principal._tag === "AccessToken" && principal.resource === resource && principal.resourceID === id) {
-      return Effect.succeed(principal.partyID)
+      return f(principal.partyID)
     }
     return Effect.fail(Errors.NotFound.of(what, id))
   })
+
+/**
+ * The party on whose behalf a caller reaches one resource (`withResourceParty`).
+ *
+ * @since 0.1.0
+ */
+export const resourceParty = (resource: Principal.ResourceType, id: string, what: string) =>
+  withResourceParty(resource, id, what, Effect.succeed)

@@ -32,6 +32,10 @@ export const present = (request: HttpServerRequest.HttpServerRequest): boolean =
 const decodeError = (request: HttpServerRequest.HttpServerRequest, cause: unknown) =>
   new HttpServerError.RequestError({ request, reason: "Decode", cause })
 
+// No canceller: given one, `Effect.async` runs in an interruption handler of its own (seven steps
+// of every request with a body). The listeners go with the first of the body's end, its error
+// or its limit; a fiber interrupted before then (its connection closed) leaves them to the
+// request's own end, an error for an aborted one, whose answer reaches no fiber.
 const readNode = (request: HttpServerRequest.HttpServerRequest, source: IncomingMessage, maxBytes: number) =>
   Effect.async<Uint8Array | "tooLarge", HttpServerError.RequestError>((resume) => {
     const chunks: Array<Buffer> = []
@@ -63,7 +67,6 @@ const readNode = (request: HttpServerRequest.HttpServerRequest, source: Incoming
     source.on("data", onData)
     source.once("end", onEnd)
     source.once("error", onError)
-    return Effect.sync(stop)
   })
 
 /**

@@ -6,7 +6,7 @@
 import { type Invoice, InvoiceService } from "@kassa/core"
 import * as Effect from "effect/Effect"
 import { KassaApi } from "../../api/KassaApi.js"
-import { merchantParty, namedParty, resourceParty } from "../Caller.js"
+import { merchantParty, namedParty, resourceParty, withMerchantParty, withResourceParty } from "../Caller.js"
 import * as Group from "./Group.js"
 
 /** The handlers the lean router serves too. @since 0.1.0 */
@@ -15,9 +15,9 @@ export const hot = Effect.gen(function*() {
   const reader = (id: string) => resourceParty("invoice", id, "Invoice")
   return {
     createInvoice: ({ payload }: { readonly payload: Invoice.InvoiceParams }) =>
-      Effect.flatMap(merchantParty, (party) => invoices.create(party, payload)),
+      withMerchantParty((party) => invoices.create(party, payload)),
     getInvoiceByID: ({ path }: { readonly path: { readonly invoiceID: string } }) =>
-      Effect.flatMap(reader(path.invoiceID), (party) => invoices.get(party, path.invoiceID)),
+      withResourceParty("invoice", path.invoiceID, "Invoice", (party) => invoices.get(party, path.invoiceID)),
     getInvoiceEvents: ({ path, urlParams }: {
       readonly path: { readonly invoiceID: string }
       readonly urlParams: { readonly limit: number; readonly eventID?: number | undefined }

@@ -134,11 +134,10 @@ export const pipelineTransactions = (pool: pg.Pool): void => {
         : undefined
       if (given === undefined) {
         if (!begin) return query(...args)
-        // (not a form the driver uses: its own BEGIN first, and nothing of it when that fails)
-        return query("BEGIN", [], (error: Error | null) => {
-          const last = args.at(-1)
-          return error ? typeof last === "function" ? (last as Callback)(error, undefined) : undefined : query(...args)
-        })
+        // (not a form the driver sends in a transaction, a cursor say: its BEGIN goes first, queued
+        // ahead of it by `pg`, and what `query` answers is the caller's)
+        query("BEGIN", [], () => {})
+        return query(...args)
       }
       const sent = pipelined(given, begin, patched.connection)
       if (sent !== undefined) return query(sent)

@@ -5,7 +5,9 @@
  * fragments they were built of.
  *
  * - Inside a transaction they go before its next other statement (a read sees them) and before
- *   `COMMIT`: a transaction's run of writes costs one round trip.
+ *   `COMMIT`: a transaction's run of writes costs one round trip, and its last run carries its
+ *   `COMMIT` along when the pool's clients can (`pipelined.ts`, as they carry its `BEGIN` along
+ *   with its first statement).
  * - A transaction opens (`BEGIN`) at its first statement: one whose body only writes never
  *   opens, and its writes go as one statement when it ends, batched with other such units.
  * - In a transaction of a command that runs again on a lost race (core's `Contention.retried`), an

@@ -103,6 +103,16 @@ if (Dialects.dialects().includes("pg")) {
         assert.isTrue(Exit.isFailure(failed))
         assert.deepStrictEqual(yield* committedRows(wire.direct, "wire_probe"), ["a", "b"])
         assert.strictEqual(alone(wire.trips, "ROLLBACK"), 1)
+        // a COMMIT that fails (a deferred unique key checked there) fails the run that carried it
+        yield* sql`CREATE TABLE IF NOT EXISTS wire_deferred (id text, UNIQUE (id) DEFERRABLE INITIALLY DEFERRED)`
+        wire.reset()
+        const atCommit = yield* Effect.exit(tx.withTransaction(Effect.gen(function*() {
+          yield* sql`SELECT count(*) FROM wire_deferred`
+          yield* insert(sql, "wire_deferred", sql`INSERT INTO wire_deferred ${sql.insert([{ id: "f" }, { id: "f" }])}`)
+        })))
+        assert.isTrue(Exit.isFailure(atCommit))
+        assert.deepStrictEqual(yield* committedRows(wire.direct, "wire_deferred"), [])
+        assert.deepStrictEqual(wire.trips.map((trip) => trip.map((text) => text.split(" ")[0])), [["BEGIN", "SELECT"], ["INSERT", "COMMIT"], ["ROLLBACK"]])
         // and the connection given back is out of any transaction: what runs next on the pool commits
         for (let i = 0; i < 4; i++) yield* sql`INSERT INTO wire_probe (id) VALUES (${`d${i}`})`
         assert.deepStrictEqual(yield* committedRows(wire.direct, "wire_probe"), ["a", "b", "d0", "d1", "d2", "d3"])

@@ -43,6 +43,25 @@ const committedRows = (url: string, table: string) =>
     }
   })
 
+/** The background loops' statements: the timers' scheduler, the webhooks' dispatcher, the search compactor. */
+const LOOPS = /FROM timers WHERE due_at|MIN\(CASE WHEN locked_until|FROM outbox|search_deltas|pg_try_advisory_xact_lock/
+
+/**
+ * The round trips of `wire` but the background loops': a loop's own, and the COMMIT or ROLLBACK
+ * that ends its transaction on its connection (a transaction's round trips on one connection
+ * are consecutive).
+ */
+const withoutLoops = (wire: PgWire.Wire) => {
+  const last = new Map<number, boolean>()
+  return wire.trips.filter((trip, i) => {
+    const connection = wire.connections[i]!
+    const loop = trip.some((text) => LOOPS.test(text)) ||
+      (last.get(connection) === true && trip.length === 1 && /^(COMMIT|ROLLBACK)$/.test(trip[0]!.trim()))
+    last.set(connection, loop)
+    return !loop
+  })
+}
+
 const alone = (trips: ReadonlyArray<ReadonlyArray<string>>, text: string) =>
   trips.filter((trip) => trip.length === 1 && trip[0]!.trim() === text).length
 
@@ -71,7 +90,7 @@ if (Dialects.dialects().includes("pg")) {
         wire.reset()
         const created = yield* pay(next)
         yield* background.awaitIdle
-        const trips = [...wire.trips]
+        const trips = withoutLoops(wire)
         assert.strictEqual((yield* payments.get(m.partyID, next.invoiceID, created.id)).status, "captured")
         assert.strictEqual(alone(trips, "BEGIN"), 0)
         assert.strictEqual(alone(trips, "COMMIT"), 0)

@@ -10,6 +10,8 @@ export interface Wire {
   readonly url: string
   /** The round trips sent since the last `reset`. */
   readonly trips: ReadonlyArray<ReadonlyArray<string>>
+  /** The connection (numbered as they opened) of each of `trips`. */
+  readonly connections: ReadonlyArray<number>
   readonly reset: () => void
 }
 
@@ -59,9 +61,15 @@ export const through = (url: string) =>
   Effect.gen(function*() {
     const target = new URL(url)
     const trips: Array<ReadonlyArray<string>> = []
+    const connections: Array<number> = []
+    let opened = 0
     const server = net.createServer((client) => {
       const upstream = net.connect(Number(target.port || 5432), target.hostname)
-      const read = reader((texts) => trips.push(texts))
+      const connection = opened++
+      const read = reader((texts) => {
+        trips.push(texts)
+        connections.push(connection)
+      })
       client.on("data", (chunk) => {
         read(chunk)
         upstream.write(chunk)
@@ -81,6 +89,14 @@ export const through = (url: string) =>
     const proxied = new URL(url)
     proxied.hostname = "127.0.0.1"
     proxied.port = String(port)
-    const wire: Wire = { url: proxied.toString(), trips, reset: () => void trips.splice(0) }
+    const wire: Wire = {
+      url: proxied.toString(),
+      trips,
+      connections,
+      reset: () => {
+        trips.splice(0)
+        connections.splice(0)
+      }
+    }
     return wire
   })

@@ -20,6 +20,7 @@ import * as path from "node:path"
 import pg from "pg"
 import * as SqlDriver from "./sql/driver/Driver.js"
 import * as FreeReads from "./sql/driver/freeReads.js"
+import { pipelineTransactions } from "./sql/driver/pipelined.js"
 import { nameHotStatements } from "./sql/driver/preparedStatements.js"
 import * as SqliteClient from "./sql/driver/sqliteClient.js"
 
@@ -171,6 +172,8 @@ const pgPool = (config: Extract<DatabaseConfig, { _tag: "pg" }>) =>
           types: pgTypes
         })
         pool.on("error", () => {})
+        // (first: the statements it names go through it)
+        pipelineTransactions(pool)
         if (config.preparedStatements !== false) nameHotStatements(pool)
         try {
           await pool.query("SELECT 1")

@@ -5,7 +5,9 @@
  * fragments they were built of.
  *
  * - Inside a transaction they go before its next other statement (a read sees them) and before
- *   `COMMIT`: a transaction's run of writes costs one round trip.
+ *   `COMMIT`: a transaction's run of writes costs one round trip, and its last run carries its
+ *   `COMMIT` along when the pool's clients can (`pipelined.ts`, as they carry its `BEGIN` along
+ *   with its first statement).
  * - A transaction opens (`BEGIN`) at its first statement: one whose body only writes never
  *   opens, and its writes go as one statement when it ends, batched with other such units.
  * - In a transaction of a command that runs again on a lost race (core's `Contention.retried`), an
@@ -32,6 +34,7 @@ import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import * as Batcher from "./batcher.js"
 import * as Locals from "./locals.js"
+import { beginKept, COMMIT_AFTER } from "./pipelined.js"
 import { rows, rowsApart } from "./reads.js"
 import * as Signals from "./Signals.js"
 import { currentWork, withWork } from "./Statements.js"
@@ -218,8 +221,10 @@ const checkFailed = (error: SqlError): boolean => (error.cause as { readonly cod
  * `@effect/sql`'s span and scope, unless the fiber traces or a statement transformer (counting)
  * must see it.
  */
-const sendCombined = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>): Effect.Effect<void, SqlError> => {
-  const sent = Effect.asVoid(rows(combine(sql, writes) as Statement.Statement<object>))
+const sendCombined = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write>, commit = false): Effect.Effect<void, SqlError> => {
+  const combined = combine(sql, writes)
+  const statement = commit ? sql`${combined} ${sql.literal(COMMIT_AFTER)}` : combined
+  const sent = Effect.asVoid(rows(statement as Statement.Statement<object>))
   return writes.some((write) => write.checked)
     ? Effect.catchIf(sent, checkFailed, () => Effect.die(new Contention.Conflict()))
     : sent
@@ -266,6 +271,12 @@ const take = (held: Held): ReadonlyArray<Write> => {
 /** Sends what `held` holds (a failed write is a defect, as when sent at once). */
 const flush = (held: Held): Effect.Effect<void> =>
   Effect.suspend(() => held.writes.length === 0 ? Effect.void : Effect.orDie(sendCombined(held.sql, take(held))))
+
+/**
+ * Sends what `held` holds and commits its transaction in the same round trip (`pipelined.ts`): on
+ * failure nothing of it is committed, and the transaction rolls back as after any failure.
+ */
+const flushCommitting = (held: Held): Effect.Effect<void> => Effect.orDie(sendCombined(held.sql, take(held), true))
 
 /** The held writes a locking read takes along (see `withHeldWrites`). */
 export interface Along {
@@ -587,6 +598,8 @@ const always = () => true
  */
 const lazyConnection = (sql: SqlClient.SqlClient) => {
   let opened: SqlConnection.Connection | undefined
+  // whether its client sends a COMMIT after a statement that asks (`pipelined.ts`)
+  let pipelines = false
   let opening: Deferred.Deferred<SqlConnection.Connection, SqlError> | undefined
   // (made as the transaction opens: one that never opens makes and closes none)
   let scope: Scope.CloseableScope | undefined
@@ -595,7 +608,10 @@ const lazyConnection = (sql: SqlClient.SqlClient) => {
     if (opening !== undefined) return Deferred.await(opening)
     const done = (opening = Deferred.unsafeMake<SqlConnection.Connection, SqlError>(FiberId.none))
     const reserved = Effect.flatMap(Scope.make(), (made) => Scope.extend(sql.reserve, scope = made))
-    return Effect.tap(reserved, (c) => c.executeUnprepared("BEGIN", [], undefined)).pipe(
+    return Effect.tap(reserved, (c) =>
+      Effect.map(c.executeUnprepared("BEGIN", [], undefined), (answer) => {
+        pipelines = answer === beginKept
+      })).pipe(
       Effect.onExit((exit) => {
         if (Exit.isSuccess(exit)) opened = exit.value
         return Deferred.done(done, exit)
@@ -604,7 +620,7 @@ const lazyConnection = (sql: SqlClient.SqlClient) => {
   })
   /** Closes the connection's scope (its connection given back); undefined if none was made. */
   const close = (exit: Exit.Exit<unknown, unknown>): Effect.Effect<void> | undefined => scope === undefined ? undefined : Scope.close(scope, exit)
-  return { lazy: Locals.forwarding((use) => Effect.flatMap(conn, use)), opened: () => opened, close }
+  return { lazy: Locals.forwarding((use) => Effect.flatMap(conn, use)), opened: () => opened, pipelines: () => pipelines, close }
 }
 
 /**
@@ -632,7 +648,9 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
     }
     const run = Effect.uninterruptibleMask((restore) =>
       Effect.suspend(() => {
-        const { close, lazy, opened } = lazyConnection(sql)
+        const { close, lazy, opened, pipelines } = lazyConnection(sql)
+        // its held writes went with its COMMIT
+        let committed = false
         const held = makeHeld(sql, lazy, fiber.getFiberRef(Contention.retried), () => opened() !== undefined)
         const signals: Array<() => void> = []
         return Locals.exitWith(
@@ -644,12 +662,19 @@ export const transaction = (sql: SqlClient.SqlClient, sendUnit: SendUnit) =>
             [Contention.retried, false],
             Signals.holding(signals)
           ],
-          // once open, the held writes go inside it; else they are the unit's, sent below
-          Effect.tap(restore(effect), () => opened() === undefined ? Effect.void : flush(held))
+          // once open, the held writes go inside it (with its COMMIT when its client can send
+          // that along); else they are the unit's, sent below
+          Effect.tap(restore(effect), () => {
+            if (opened() === undefined) return Effect.void
+            if (!pipelines() || held.writes.length === 0) return flush(held)
+            return Effect.zipRight(flushCommitting(held), Effect.sync(() => { committed = true }))
+          })
         ).pipe(
           Effect.flatMap((exit) => {
             const conn = opened()
-            const end: Effect.Effect<void, SqlError> = conn !== undefined
+            const end: Effect.Effect<void, SqlError> = committed
+              ? Effect.void
+              : conn !== undefined
               ? Effect.orDie(conn.executeUnprepared(Exit.isSuccess(exit) ? "COMMIT" : "ROLLBACK", [], undefined))
               : Exit.isSuccess(exit) && held.writes.length > 0
               ? sendUnit(held.writes.splice(0))

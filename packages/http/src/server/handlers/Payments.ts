@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { KassaApi } from "../../api/KassaApi.js"
-import { externalIdNamespace, merchantOnly, merchantParty, namedParty, resourceParty } from "../Caller.js"
+import { externalIdNamespace, merchantOnly, merchantParty, namedParty, withResourceParty } from "../Caller.js"
 import * as Group from "./Group.js"
 
 // Charging a saved card (a customer's binding, a recurrent parent's token) is the merchant's
@@ -17,7 +17,9 @@ import * as Group from "./Group.js"
 const merchantPayers: ReadonlySet<string> = new Set(["CustomerPayer", "RecurrentPayer"])
 
 // The invoice access token authorises the payer's side: creating and reading payments.
-const payer = (invoiceID: string) => resourceParty("invoice", invoiceID, "Invoice")
+const withPayer = <A, E, R>(invoiceID: string, f: (party: string) => Effect.Effect<A, E, R>) =>
+  withResourceParty("invoice", invoiceID, "Invoice", f)
+const payer = (invoiceID: string) => withPayer(invoiceID, Effect.succeed)
 
 // An API key, an invoice access token (the payment form) or a customer access token (saving
 // a card) may tokenize.
@@ -39,7 +41,7 @@ export const hot = Effect.gen(function*() {
         return yield* payments.create(party, path.invoiceID, payload, yield* externalIdNamespace)
       }).pipe(Effect.map(Payment.toPayment)),
     getPaymentByID: ({ path }: { readonly path: { readonly invoiceID: string; readonly paymentID: string } }) =>
-      Effect.flatMap(payer(path.invoiceID), (party) => payments.get(party, path.invoiceID, path.paymentID)).pipe(
+      withPayer(path.invoiceID, (party) => payments.get(party, path.invoiceID, path.paymentID)).pipe(
         Effect.map(Payment.toPayment)
       ),
     createPaymentResource: ({ payload }: { readonly payload: PaymentTool.PaymentResourceParams }) =>
@@ -53,7 +55,7 @@ export const paymentsHandlers = Effect.gen(function*() {
   const served = yield* hot
   return Group.handlers(KassaApi, "Payments")({
     getPayments: ({ path }) =>
-      Effect.flatMap(payer(path.invoiceID), (party) => payments.list(party, path.invoiceID)).pipe(
+      withPayer(path.invoiceID, (party) => payments.list(party, path.invoiceID)).pipe(
         Effect.map((list) => list.map(Payment.toPayment))
       ),
     createPayment: served.createPayment,

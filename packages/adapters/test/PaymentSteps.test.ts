@@ -11,6 +11,7 @@ import { Dialects, Fixtures } from "@kassa/testing"
 import * as Effect from "effect/Effect"
 import * as RuntimeFlags from "effect/RuntimeFlags"
 import * as RuntimeFlagsPatch from "effect/RuntimeFlagsPatch"
+import { instantPayments } from "./support/InstantPayments.js"
 import { kassaOn } from "./support/KassaOn.js"
 import { Forks, Steps } from "./support/Supervisors.js"
 
@@ -21,13 +22,7 @@ for (const dialect of Dialects.dialects()) {
         const m = yield* Fixtures.merchant()
         const background = yield* SqlTransactions.SqlBackground
         const payments = yield* PaymentService.PaymentService
-        const payment = Effect.gen(function*() {
-          const invoice = yield* Fixtures.invoice(m, 1000)
-          const payer = Fixtures.resourcePayer(yield* Fixtures.cardResource(m.partyID, "4242424242424242"))
-          return { invoiceID: invoice.id, payer }
-        })
-        const pay = ({ invoiceID, payer }: Effect.Effect.Success<typeof payment>) =>
-          payments.create(m.partyID, invoiceID, { flow: { type: "PaymentFlowInstant" }, payer, makeRecurrent: false })
+        const { pay, payment } = yield* instantPayments(m)
         // one payment first: the shop's terms read and the statements prepared, as a running server has them
         yield* pay(yield* payment)
         yield* background.awaitIdle

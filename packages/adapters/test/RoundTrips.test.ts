@@ -17,6 +17,7 @@ import pg from "pg"
 import { COMMIT_AFTER, pipelineTransactions } from "../src/sql/driver/pipelined.js"
 import { nameHotStatements } from "../src/sql/driver/preparedStatements.js"
 import { insert } from "../src/sql/driver/writes.js"
+import { instantPayments } from "./support/InstantPayments.js"
 import * as PgWire from "./support/PgWire.js"
 
 class Wire extends Context.Tag("test/Wire")<Wire, PgWire.Wire & { readonly direct: string }>() {}
@@ -73,13 +74,7 @@ if (Dialects.dialects().includes("pg")) {
         const m = yield* Fixtures.merchant()
         const background = yield* SqlTransactions.SqlBackground
         const payments = yield* PaymentService.PaymentService
-        const payment = Effect.gen(function*() {
-          const invoice = yield* Fixtures.invoice(m, 1000)
-          const payer = Fixtures.resourcePayer(yield* Fixtures.cardResource(m.partyID, "4242424242424242"))
-          return { invoiceID: invoice.id, payer }
-        })
-        const pay = ({ invoiceID, payer }: Effect.Effect.Success<typeof payment>) =>
-          payments.create(m.partyID, invoiceID, { flow: { type: "PaymentFlowInstant" }, payer, makeRecurrent: false })
+        const { pay, payment } = yield* instantPayments(m)
         // two payments first: the ledger's accounts opened (by the first), then their ids kept once
         // read committed (by the second), as a running server has them
         for (let i = 0; i < 2; i++) {

@@ -6,30 +6,32 @@
 import { type Invoice, InvoiceService } from "@kassa/core"
 import * as Effect from "effect/Effect"
 import { KassaApi } from "../../api/KassaApi.js"
-import { merchantParty, namedParty, resourceParty, withMerchantParty, withResourceParty } from "../Caller.js"
+import { merchantParty, namedParty, withMerchantParty, withResourceParty } from "../Caller.js"
 import * as Group from "./Group.js"
+
+/** `f` of the party on whose behalf the caller reads invoice `id`. */
+const withReader = <A, E, R>(id: string, f: (party: string) => Effect.Effect<A, E, R>) =>
+  withResourceParty("invoice", id, "Invoice", f)
 
 /** The handlers the lean router serves too. @since 0.1.0 */
 export const hot = Effect.gen(function*() {
   const invoices = yield* InvoiceService.InvoiceService
-  const reader = (id: string) => resourceParty("invoice", id, "Invoice")
   return {
     createInvoice: ({ payload }: { readonly payload: Invoice.InvoiceParams }) =>
       withMerchantParty((party) => invoices.create(party, payload)),
     getInvoiceByID: ({ path }: { readonly path: { readonly invoiceID: string } }) =>
-      withResourceParty("invoice", path.invoiceID, "Invoice", (party) => invoices.get(party, path.invoiceID)),
+      withReader(path.invoiceID, (party) => invoices.get(party, path.invoiceID)),
     getInvoiceEvents: ({ path, urlParams }: {
       readonly path: { readonly invoiceID: string }
       readonly urlParams: { readonly limit: number; readonly eventID?: number | undefined }
     }) =>
-      Effect.flatMap(reader(path.invoiceID), (party) => invoices.events(party, path.invoiceID, urlParams.limit, urlParams.eventID))
+      withReader(path.invoiceID, (party) => invoices.events(party, path.invoiceID, urlParams.limit, urlParams.eventID))
   }
 })
 
 /** The Invoices group's handlers, by operation. @since 0.1.0 @category handlers */
 export const handlers = Effect.gen(function*() {
   const invoices = yield* InvoiceService.InvoiceService
-  const reader = (id: string) => resourceParty("invoice", id, "Invoice")
   const served = yield* hot
   return Group.handlers(KassaApi, "Invoices")({
     createInvoice: served.createInvoice,
@@ -50,7 +52,7 @@ export const handlers = Effect.gen(function*() {
         Effect.asVoid
       ),
     getInvoicePaymentMethods: ({ path }) =>
-      Effect.flatMap(reader(path.invoiceID), (party) => invoices.paymentMethods(party, path.invoiceID))
+      withReader(path.invoiceID, (party) => invoices.paymentMethods(party, path.invoiceID))
   })
 })
 

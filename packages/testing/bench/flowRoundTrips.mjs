@@ -7,10 +7,10 @@
 // node packages/testing/bench/flowRoundTrips.mjs [flows] [--texts]   (KASSA_BUNDLE as the helpers)
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { clientFor, createInvoice, idOf, instantPaymentBody, paymentResourceBody, requestId, statusOf } from "./scenarios.mjs"
+import { wireProxy } from "./pgWire.mjs"
 import { freePort, startKassa, stopProcess } from "./server.mjs"
 
 const flows = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 3)
@@ -20,79 +20,8 @@ const psql = (command) => execFileSync("psql", ["-h", "127.0.0.1", "-U", "postgr
 let label = "start"
 const trips = [] // { label, text }
 
-const frontendReader = () => {
-  const statements = new Map()
-  let started = false
-  let buffer = Buffer.alloc(0)
-  let pending = []
-  const cstring = (b, at) => {
-    const end = b.indexOf(0, at)
-    return [b.toString("utf8", at, end), end + 1]
-  }
-  return (chunk) => {
-    buffer = Buffer.concat([buffer, chunk])
-    for (;;) {
-      if (!started) {
-        if (buffer.length < 4) return
-        const length = buffer.readInt32BE(0)
-        if (buffer.length < length) return
-        buffer = buffer.subarray(length)
-        started = true
-        continue
-      }
-      if (buffer.length < 5) return
-      const type = String.fromCharCode(buffer[0])
-      const length = buffer.readInt32BE(1)
-      if (buffer.length < 1 + length) return
-      const body = buffer.subarray(5, 1 + length)
-      buffer = buffer.subarray(1 + length)
-      if (type === "Q") trips.push({ label, text: cstring(body, 0)[0] })
-      else if (type === "P") {
-        const [name, at] = cstring(body, 0)
-        const [text] = cstring(body, at)
-        if (name !== "") statements.set(name, text)
-        pending.push(text)
-      } else if (type === "B") {
-        const [, at] = cstring(body, 0)
-        const [name, at2] = cstring(body, at)
-        if (name !== "" && !pending.includes(statements.get(name))) pending.push(statements.get(name))
-        if (process.env.BIND_PARAMS && (statements.get(name) ?? pending.at(-1) ?? "").includes(process.env.BIND_PARAMS)) {
-          let i = at2
-          const codes = body.readInt16BE(i)
-          i += 2 + 2 * codes
-          const n = body.readInt16BE(i)
-          i += 2
-          const values = []
-          for (let k = 0; k < n; k++) {
-            const len = body.readInt32BE(i)
-            i += 4
-            values.push(len < 0 ? null : body.toString("utf8", i, i + len))
-            if (len > 0) i += len
-          }
-          console.log(`[${label}] params`, JSON.stringify(values))
-        }
-      } else if (type === "S") {
-        trips.push({ label, text: pending.join(" ;; ") })
-        pending = []
-      }
-    }
-  }
-}
-
 const proxyPort = await freePort()
-const proxy = net.createServer((client) => {
-  const upstream = net.connect(5432, "127.0.0.1")
-  const read = frontendReader()
-  client.on("data", (chunk) => {
-    read(chunk)
-    upstream.write(chunk)
-  })
-  upstream.on("data", (chunk) => client.write(chunk))
-  client.on("close", () => upstream.destroy())
-  upstream.on("close", () => client.destroy())
-  client.on("error", () => upstream.destroy())
-  upstream.on("error", () => client.destroy())
-})
+const proxy = wireProxy({ host: "127.0.0.1", port: 5432 }, (statements) => trips.push({ label, text: statements.join(" ;; ") }))
 await new Promise((resolve) => proxy.listen(proxyPort, "127.0.0.1", resolve))
 
 const database = `kassa_roundtrips_${Date.now()}`
